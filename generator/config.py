@@ -1,0 +1,100 @@
+"""Settings from prepguide.toml, validated with pydantic."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from generator.errors import ConfigError
+
+CONFIG_NAME = "prepguide.toml"
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SiteSettings(_Section):
+    name: str = "Prepguide"
+    base_url: str = "https://prepguide.example.org"
+    page_size: int = Field(default=20, ge=1)
+
+
+class CheckSettings(_Section):
+    freshness_days: int = Field(default=180, ge=1)
+
+
+class LLMSettings(_Section):
+    model: str = "gpt-4o-mini"
+    timeout: float = Field(default=60.0, gt=0)
+    concurrency: int = Field(default=8, ge=1)
+    max_retries: int = Field(default=2, ge=0)
+    max_tokens: int = Field(default=2000, ge=64)
+
+
+class TopicSettings(_Section):
+    min_sources: int = Field(default=2, ge=1)
+
+
+class VerifySettings(_Section):
+    timeout: float = Field(default=15.0, gt=0)
+    concurrency: int = Field(default=8, ge=1)
+
+
+class Settings(_Section):
+    site: SiteSettings = SiteSettings()
+    checks: CheckSettings = CheckSettings()
+    llm: LLMSettings = LLMSettings()
+    topics: TopicSettings = TopicSettings()
+    verify: VerifySettings = VerifySettings()
+
+
+class Workspace(BaseModel):
+    """The folders of one prepguide root."""
+
+    model_config = ConfigDict(frozen=True)
+
+    root: Path
+
+    @property
+    def sources_dir(self) -> Path:
+        return self.root / "sources"
+
+    @property
+    def guides_dir(self) -> Path:
+        return self.root / "guides"
+
+    @property
+    def prompts_dir(self) -> Path:
+        return self.root / "prompts"
+
+    @property
+    def state_dir(self) -> Path:
+        return self.root / ".prepguide"
+
+    @property
+    def site_dir(self) -> Path:
+        return self.root / "site"
+
+    @property
+    def config_path(self) -> Path:
+        return self.root / CONFIG_NAME
+
+
+def load_settings(workspace: Workspace) -> Settings:
+    """Read prepguide.toml under the root; defaults when it is absent."""
+    path = workspace.config_path
+    if not path.exists():
+        return Settings()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"not valid TOML: {exc}", path=path, rule="config") from exc
+    try:
+        return Settings.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(str(part) for part in first["loc"])
+        raise ConfigError(first["msg"], path=path, field=field, rule="config") from exc

@@ -1,0 +1,44 @@
+"""Writers: every file the tool writes goes through an atomic replace."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write data to path via a temporary file and os.replace."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write UTF-8 text to path atomically."""
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def write_if_changed(path: Path, data: bytes) -> bool:
+    """Write data atomically unless the file already holds exactly it; return True if written."""
+    try:
+        if path.stat().st_size == len(data) and path.read_bytes() == data:
+            return False
+    except FileNotFoundError:
+        pass
+    atomic_write_bytes(path, data)
+    return True
+
+
+def sha256_text(text: str) -> str:
+    """Return the hex SHA-256 of UTF-8 text."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -1,0 +1,139 @@
+"""Generation: plan which guides need drafting, draft them concurrently, write each atomically."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from generator.checks import check_guide
+from generator.clock import iso, now
+from generator.compose import compose_body
+from generator.drafting import Drafter
+from generator.errors import AuthError, GuideError, PrepguideError
+from generator.fsio import sha256_text
+from generator.guides import GuideDoc, GuideMeta, Provenance
+from generator.project import Project
+from generator.sources import Source
+
+Action = Literal["generate", "skip"]
+
+
+@dataclass(frozen=True)
+class PlannedGuide:
+    source: Source
+    action: Action
+    reason: str
+
+
+@dataclass
+class GenerateReport:
+    """What a generation run did."""
+
+    generated: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    failed: dict[str, str] = field(default_factory=dict)
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    elapsed: float = 0.0
+    aborted: str | None = None
+
+
+def plan_generation(
+    project: Project, drafter: Drafter, ids: list[str] | None, force: bool
+) -> list[PlannedGuide]:
+    """Decide, per valid source, whether its guide must be drafted."""
+    wanted = set(ids) if ids else None
+    plan = []
+    for source in project.sources.sources:
+        if wanted is not None and source.key not in wanted:
+            continue
+        plan.append(_plan_one(project, drafter, source, force))
+    return plan
+
+
+def _plan_one(project: Project, drafter: Drafter, source: Source, force: bool) -> PlannedGuide:
+    if force:
+        return PlannedGuide(source, "generate", "--force")
+    try:
+        existing = project.guides.read(source.key)
+    except GuideError as exc:
+        return PlannedGuide(source, "generate", f"existing guide unreadable: {exc.message}")
+    if existing is None:
+        return PlannedGuide(source, "generate", "new")
+    made = existing.meta.provenance
+    current = (source.content_hash(), drafter.prompt_hash, drafter.backend, drafter.model)
+    if (made.source_hash, made.prompt_hash, made.backend, made.model) == current:
+        return PlannedGuide(source, "skip", "unchanged")
+    if made.source_hash != source.content_hash():
+        return PlannedGuide(source, "generate", "source changed")
+    return PlannedGuide(source, "generate", "prompt or backend changed")
+
+
+def build_guide(project: Project, drafter: Drafter, source: Source, result) -> GuideDoc:
+    """Compose, check and wrap a draft into a guide document."""
+    body = compose_body(result.draft, source, project.originals(source), project.settings.site.name)
+    meta = GuideMeta(
+        id=source.key,
+        source=source.key,
+        company=source.company,
+        title=source.title,
+        provenance=Provenance(
+            backend=drafter.backend,
+            model=result.model or drafter.model,
+            drafter_version=drafter.version,
+            prompt_hash=drafter.prompt_hash,
+            source_hash=source.content_hash(),
+            generated_at=iso(now()),
+            usage=result.usage,
+        ),
+        generated_hash=sha256_text(body),
+    )
+    doc = GuideDoc(meta=meta, body=body)
+    doc.meta.findings = check_guide(doc, project.check_context(source))
+    return doc
+
+
+async def run_generation(
+    project: Project,
+    drafter: Drafter,
+    plan: list[PlannedGuide],
+    *,
+    concurrency: int,
+    on_progress: Callable[[GenerateReport], None] | None = None,
+) -> GenerateReport:
+    """Draft every planned guide; one failure never stops the others."""
+    report = GenerateReport(skipped=[p.source.key for p in plan if p.action == "skip"])
+    started = time.monotonic()
+    limit = asyncio.Semaphore(max(1, concurrency))
+    stop = asyncio.Event()
+
+    async def one(source: Source) -> None:
+        async with limit:
+            if stop.is_set():
+                return
+            try:
+                result = await drafter.draft(source)
+                doc = build_guide(project, drafter, source, result)
+                project.guides.write(doc)
+            except AuthError as exc:
+                report.aborted = exc.message
+                stop.set()
+                return
+            except PrepguideError as exc:
+                report.failed[source.key] = exc.message
+            else:
+                report.generated.append(source.key)
+                report.prompt_tokens += result.usage.prompt_tokens
+                report.completion_tokens += result.usage.completion_tokens
+            report.elapsed = time.monotonic() - started
+            if on_progress:
+                on_progress(report)
+
+    tasks = [asyncio.create_task(one(p.source)) for p in plan if p.action == "generate"]
+    await asyncio.gather(*tasks)
+    report.generated.sort()
+    report.elapsed = time.monotonic() - started
+    return report

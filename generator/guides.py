@@ -1,0 +1,140 @@
+"""The guide document: YAML front matter plus a Markdown body with contract headings."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from generator.errors import GuideError
+from generator.findings import Finding
+from generator.fsio import sha256_text
+
+Status = Literal["draft", "approved", "published", "rejected", "withdrawn"]
+FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n(.*)\Z", re.DOTALL)
+HEADING = re.compile(r"^## (.+?)\s*$", re.MULTILINE)
+
+REPORTS = "reports"
+INTERPRETATION = "interpretation"
+CASE_STUDY = "case_study"
+PRACTICE = "practice"
+ORIGINALS = "originals"
+DISCLAIMER = "disclaimer"
+SECTION_ORDER = (REPORTS, INTERPRETATION, CASE_STUDY, PRACTICE, ORIGINALS)
+
+
+class Usage(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    total_tokens: int = 0
+
+
+class Provenance(BaseModel):
+    """How a guide's text came to be."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    backend: str
+    model: str | None = None
+    drafter_version: str
+    prompt_hash: str
+    source_hash: str
+    generated_at: str
+    usage: Usage = Usage()
+
+
+class GuideMeta(BaseModel):
+    """The front matter of a guide file."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    source: str
+    company: str
+    title: str
+    status: Status = "draft"
+    provenance: Provenance
+    generated_hash: str = Field(description="Hash of the body as the drafter wrote it.")
+    findings: list[Finding] = []
+
+
+@dataclass
+class GuideDoc:
+    """A parsed guide file."""
+
+    meta: GuideMeta
+    body: str
+
+    @property
+    def content_hash(self) -> str:
+        """Hash of the body text, which approval is bound to."""
+        return sha256_text(self.body)
+
+    @property
+    def edited(self) -> bool:
+        """Return True when the body differs from what the drafter wrote."""
+        return self.content_hash != self.meta.generated_hash
+
+
+def serialize(doc: GuideDoc) -> str:
+    """Render a guide file: front matter then body."""
+    data = doc.meta.model_dump(mode="json")
+    front = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+    return f"---\n{front}---\n{doc.body}"
+
+
+def parse(text: str, path: str = "<guide>") -> GuideDoc:
+    """Parse a guide file; raise GuideError naming the file and field."""
+    match = FRONT_MATTER.match(text)
+    if not match:
+        raise GuideError("missing YAML front matter between '---' lines", path=path, rule="guide")
+    try:
+        data = yaml.safe_load(match.group(1))
+    except yaml.YAMLError as exc:
+        raise GuideError(f"front matter is not YAML: {exc}", path=path, rule="guide") from exc
+    try:
+        meta = GuideMeta.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(str(part) for part in first["loc"])
+        raise GuideError(first["msg"], path=path, field=field, rule="guide") from exc
+    return GuideDoc(meta=meta, body=match.group(2))
+
+
+def section_kind(heading: str) -> str | None:
+    """Map a contract heading to its section key."""
+    if heading.startswith("What ") and heading.endswith(" reports"):
+        return REPORTS
+    if heading.startswith("Our career interpretation"):
+        return INTERPRETATION
+    if heading.startswith("Build a") and heading.endswith("case study"):
+        return CASE_STUDY
+    if heading == "Put it into practice":
+        return PRACTICE
+    if heading == "Read the originals":
+        return ORIGINALS
+    return None
+
+
+@dataclass(frozen=True)
+class Section:
+    key: str | None
+    heading: str
+    text: str
+
+
+def split_sections(body: str) -> tuple[str, list[Section]]:
+    """Split a body into the text before the first heading and its '## ' sections."""
+    matches = list(HEADING.finditer(body))
+    preamble = body[: matches[0].start()] if matches else body
+    sections = []
+    for index, match in enumerate(matches):
+        end = matches[index + 1].start() if index + 1 < len(matches) else len(body)
+        heading = match.group(1)
+        sections.append(Section(section_kind(heading), heading, body[match.end() : end].strip()))
+    return preamble.strip(), sections

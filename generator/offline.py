@@ -1,0 +1,69 @@
+"""The offline drafter: deterministic prose from the record and the playbook."""
+
+from __future__ import annotations
+
+import re
+from string import Template
+
+from generator.draft import Draft, ReportedStatement
+from generator.drafting import DraftResult
+from generator.fsio import sha256_text
+from generator.playbook import Playbook
+from generator.sources import Source
+
+DRAFTER_VERSION = "offline-1"
+SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(])")
+
+
+def split_sentences(text: str) -> list[str]:
+    """Split prose into sentences at terminal punctuation followed by a capital."""
+    return [part.strip() for part in SENTENCE_BREAK.split(" ".join(text.split())) if part.strip()]
+
+
+def reported_statements(source: Source) -> list[ReportedStatement]:
+    """Build "reports" only from the record's own sentences, attributed to the company."""
+    statements = []
+    for sentence in split_sentences(source.summary)[:7]:
+        text = sentence
+        if not statements and source.company.casefold() not in sentence.casefold():
+            text = f"According to {source.company}: {sentence}"
+        statements.append(ReportedStatement(text=text, quote=sentence))
+    if source.scale:
+        figures = "; ".join(source.scale)
+        statements.append(
+            ReportedStatement(text=f"Scale stated in the source: {figures}.", quote=figures)
+        )
+    return statements
+
+
+class OfflineDrafter:
+    """Draft guides without a model, from the editable playbook."""
+
+    backend = "offline"
+    model: str | None = None
+    version = DRAFTER_VERSION
+
+    def __init__(self, playbook: Playbook, playbook_text: str) -> None:
+        self.playbook = playbook
+        self.prompt_hash = sha256_text(f"{DRAFTER_VERSION}\n{playbook_text}")
+
+    def estimate_prompt_tokens(self, source: Source) -> int:
+        """Return zero: the offline drafter sends no prompt."""
+        return 0
+
+    async def draft(self, source: Source) -> DraftResult:
+        """Draft one guide; the same record and playbook always give the same draft."""
+        lesson = self.playbook.choose(source.tags)
+
+        def fill(text: str) -> str:
+            return Template(text).safe_substitute(company=source.company)
+
+        draft = Draft(
+            reported=reported_statements(source),
+            angle=fill(lesson.angle),
+            interpretation=fill(lesson.interpretation),
+            case_study_title=fill(lesson.case_study_title),
+            case_study=fill(lesson.case_study),
+            steps=[fill(step) for step in lesson.steps],
+        )
+        return DraftResult(draft=draft)

@@ -1,0 +1,49 @@
+"""A workspace with its settings, records and guides, loaded once per command."""
+
+from __future__ import annotations
+
+from datetime import date
+from functools import cached_property
+from pathlib import Path
+
+from generator.checks import CheckContext
+from generator.citations import CheckedDates, CitationView, NoVerifications, resolve_originals
+from generator.clock import today
+from generator.config import Settings, Workspace, load_settings
+from generator.sources import Source, SourceSet, load_sources
+from generator.store import GuideStore
+
+
+class Project:
+    """Everything a command needs about one prepguide root."""
+
+    def __init__(self, root: Path, *, on_date: date | None = None) -> None:
+        self.workspace = Workspace(root=root.resolve())
+        self.settings: Settings = load_settings(self.workspace)
+        self.today = on_date or today()
+        self.guides = GuideStore(self.workspace.guides_dir)
+
+    @cached_property
+    def sources(self) -> SourceSet:
+        return load_sources(self.workspace.sources_dir, self.today)
+
+    @cached_property
+    def ledger(self) -> CheckedDates:
+        return NoVerifications()
+
+    def source(self, source_id: str) -> Source | None:
+        return self.sources.by_id().get(source_id)
+
+    def originals(self, source: Source) -> list[CitationView]:
+        """Return the citations of a source with effective Checked dates."""
+        return resolve_originals(source, self.ledger)
+
+    def check_context(self, source: Source) -> CheckContext:
+        """Return what the checks need to judge a guide of this source."""
+        return CheckContext(
+            source=source,
+            originals=self.originals(source),
+            today=self.today,
+            freshness_days=self.settings.checks.freshness_days,
+            site_name=self.settings.site.name,
+        )

@@ -1,0 +1,363 @@
+"""Source records: the contract model and the reader for sources/."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import yaml
+from dateutil import parser as dateparser
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    PrivateAttr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+
+from generator.errors import SourceError
+from generator.fsio import sha256_text
+
+MAX_SOURCE_BYTES = 100 * 1024
+SOURCE_SUFFIXES = (".yaml", ".yml", ".json")
+ID_PATTERN = re.compile(r"^[a-z0-9-]{1,80}$")
+_DEFAULT_A = datetime(2001, 1, 1)
+_DEFAULT_B = datetime(2002, 2, 2)
+
+
+def parse_date(value: Any) -> date:
+    """Parse an unambiguous, complete calendar date; raise ValueError otherwise."""
+    if isinstance(value, datetime):
+        return value.date()
+    if isinstance(value, date):
+        return value
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError("expected a date such as 2026-10-13")
+    text = value.strip()
+    try:
+        month_first = dateparser.parse(text, dayfirst=False, default=_DEFAULT_A)
+        day_first = dateparser.parse(text, dayfirst=True, default=_DEFAULT_A)
+        other_default = dateparser.parse(text, dayfirst=False, default=_DEFAULT_B)
+    except (ValueError, OverflowError) as exc:
+        raise ValueError(f"cannot parse {text!r} as a date; write it as YYYY-MM-DD") from exc
+    if month_first != day_first:
+        raise ValueError(
+            f"{text!r} is ambiguous ({month_first:%Y-%m-%d} or {day_first:%Y-%m-%d}); "
+            "write it as YYYY-MM-DD"
+        )
+    if month_first.date() != other_default.date():
+        raise ValueError(f"{text!r} is not a complete date; write it as YYYY-MM-DD")
+    return month_first.date()
+
+
+def check_url(value: str) -> str:
+    """Accept only absolute http(s) URLs."""
+    text = value.strip()
+    parts = urlsplit(text)
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        raise ValueError(f"{text!r} is not an http(s) URL")
+    return text
+
+
+def normalize_tag(tag: str) -> str:
+    """Return the matching key of a tag: trimmed and case-folded."""
+    return tag.strip().casefold()
+
+
+def slugify(text: str) -> str:
+    """Lowercase text and turn each run of non-alphanumerics into one hyphen."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    @field_validator("published", "checked", mode="before", check_fields=False)
+    @classmethod
+    def _dates(cls, value: Any) -> date | None:
+        return None if value is None else parse_date(value)
+
+    @field_validator("url", mode="before", check_fields=False)
+    @classmethod
+    def _url(cls, value: Any) -> str | None:
+        if value is None:
+            return None
+        if not isinstance(value, str):
+            raise ValueError("expected a URL string")
+        return check_url(value)
+
+    @model_validator(mode="after")
+    def _date_order(self, info: ValidationInfo) -> _Record:
+        published = getattr(self, "published", None)
+        checked = getattr(self, "checked", None)
+        today = (info.context or {}).get("today")
+        if today and published and published > today:
+            raise ValueError(f"published {published} is in the future (today is {today})")
+        if published and checked and checked < published:
+            raise ValueError(f"checked {checked} is before published {published}")
+        if today and checked and checked > today:
+            raise ValueError(f"checked {checked} is in the future (today is {today})")
+        return self
+
+
+class Citation(_Record):
+    """A further original cited by a source record."""
+
+    title: str
+    url: str | None = None
+    publisher: str | None = None
+    published: date | None = None
+    checked: date | None = None
+
+
+class Source(_Record):
+    """One engineering write-up, as the editors recorded it."""
+
+    id: str | None = None
+    company: str
+    title: str
+    url: str | None = None
+    publisher: str | None = None
+    published: date | None = None
+    checked: date | None = None
+    summary: str
+    notes: str | None = None
+    scale: list[str] = []
+    techniques: list[str] = []
+    stack: list[str] = []
+    citations: list[Citation] = []
+
+    _path: Path | None = PrivateAttr(default=None)
+
+    @field_validator("id")
+    @classmethod
+    def _id(cls, value: str | None) -> str | None:
+        if value is not None and not ID_PATTERN.match(value):
+            raise ValueError(f"{value!r} must be 1-80 characters of a-z, 0-9 and '-'")
+        return value
+
+    @field_validator("company", "title", "summary")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value:
+            raise ValueError("must not be empty")
+        return value
+
+    @field_validator("scale", "techniques", "stack")
+    @classmethod
+    def _tags(cls, values: list[str]) -> list[str]:
+        return [value.strip() for value in values if value.strip()]
+
+    @property
+    def key(self) -> str:
+        """Return the record id (set by the loader)."""
+        assert self.id is not None
+        return self.id
+
+    @property
+    def path(self) -> Path | None:
+        return self._path
+
+    @property
+    def publisher_name(self) -> str:
+        return self.publisher or self.company
+
+    @property
+    def source_text(self) -> str:
+        """Return every text that counts as what the source says."""
+        parts = [self.title, self.summary, self.notes or "", *self.scale]
+        return "\n".join(part for part in parts if part)
+
+    @property
+    def tags(self) -> list[str]:
+        return [*self.techniques, *self.stack]
+
+    def content_hash(self) -> str:
+        """Hash the validated record, ignoring file formatting and comments."""
+        payload = self.model_dump(mode="json")
+        return sha256_text(json.dumps(payload, sort_keys=True, ensure_ascii=False))
+
+    def originals(self) -> list[Citation]:
+        """Return the write-up itself followed by its further citations."""
+        own = Citation(
+            title=self.title,
+            url=self.url,
+            publisher=self.publisher_name,
+            published=self.published,
+            checked=self.checked,
+        )
+        return [own, *self.citations]
+
+
+ALLOWED_FIELDS = tuple(Source.model_fields)
+
+
+@dataclass
+class SourceSet:
+    """The valid records of a database and one error per problem found."""
+
+    sources: list[Source] = field(default_factory=list)
+    problems: list[SourceError] = field(default_factory=list)
+
+    def by_id(self) -> dict[str, Source]:
+        return {source.key: source for source in self.sources}
+
+
+def _describe(exc: ValidationError, path: Path, record_id: str) -> list[SourceError]:
+    errors = []
+    for error in exc.errors():
+        loc = ".".join(str(part) for part in error["loc"]) or "record"
+        if error["type"] == "extra_forbidden":
+            message = f"unknown field; allowed fields are: {', '.join(ALLOWED_FIELDS)}"
+        elif error["type"] == "missing":
+            message = "is required but missing"
+        else:
+            message = str(error["msg"]).removeprefix("Value error, ")
+        errors.append(
+            SourceError(message, path=path, record_id=record_id, field=loc, rule="source.invalid")
+        )
+    return errors
+
+
+def read_source_data(path: Path) -> Any:
+    """Read one source file's raw data; raise SourceError for unreadable files."""
+    stem = path.stem
+    raw = path.read_bytes()
+    if len(raw) > MAX_SOURCE_BYTES:
+        raise SourceError(
+            f"file is {len(raw):,} bytes; the limit is {MAX_SOURCE_BYTES:,} (100 KB)",
+            path=path,
+            record_id=stem,
+            rule="source.too_large",
+        )
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SourceError(
+            f"not UTF-8 (byte {exc.start}); re-save the file as UTF-8",
+            path=path,
+            record_id=stem,
+            rule="source.encoding",
+        ) from exc
+    try:
+        if path.suffix == ".json":
+            return json.loads(text)
+        return yaml.safe_load(text)
+    except (yaml.YAMLError, json.JSONDecodeError) as exc:
+        detail = str(exc).replace("\n", " ")
+        raise SourceError(
+            f"cannot parse: {detail}", path=path, record_id=stem, rule="source.syntax"
+        ) from exc
+
+
+def validation_problems(data: Any, path: Path, today: date) -> list[SourceError]:
+    """Return every contract violation of raw record data."""
+    if not isinstance(data, dict):
+        return [
+            SourceError(
+                "expected a mapping of fields (company, title, summary, ...)",
+                path=path,
+                record_id=path.stem,
+                rule="source.syntax",
+            )
+        ]
+    record_id = str(data.get("id") or path.stem)
+    try:
+        _validated(data, path, today)
+    except ValidationError as exc:
+        return _describe(exc, path, record_id)
+    return []
+
+
+def _validated(data: dict[str, Any], path: Path, today: date) -> Source:
+    source = Source.model_validate(data, context={"today": today})
+    if source.id is None:
+        source = source.model_copy(update={"id": path.stem})
+        if not ID_PATTERN.match(path.stem):
+            raise SourceError(
+                f"file name {path.stem!r} is not a valid id; add an id of a-z, 0-9 and '-'",
+                path=path,
+                record_id=path.stem,
+                field="id",
+                rule="source.invalid",
+            )
+    source._path = path
+    return source
+
+
+def source_files(sources_dir: Path) -> list[Path]:
+    """List the record files of a sources folder in a stable order."""
+    if not sources_dir.is_dir():
+        return []
+    return sorted(p for p in sources_dir.iterdir() if p.suffix in SOURCE_SUFFIXES and p.is_file())
+
+
+def load_sources(sources_dir: Path, today: date) -> SourceSet:
+    """Read every record; collect problems instead of stopping at the first."""
+    result = SourceSet()
+    for path in source_files(sources_dir):
+        try:
+            data = read_source_data(path)
+            problems = validation_problems(data, path, today)
+            if problems:
+                result.problems.extend(problems)
+                continue
+            result.sources.append(_validated(data, path, today))
+        except SourceError as exc:
+            result.problems.append(exc)
+    _reject_duplicates(result)
+    return result
+
+
+def _reject_duplicates(result: SourceSet) -> None:
+    seen_ids: dict[str, Source] = {}
+    seen_urls: dict[str, Source] = {}
+    kept = []
+    for source in result.sources:
+        first = seen_ids.get(source.key)
+        if first is not None:
+            result.problems.append(
+                SourceError(
+                    f"duplicate id {source.key!r}; also used by {first.path}",
+                    path=source.path,
+                    record_id=source.key,
+                    field="id",
+                    rule="source.duplicate_id",
+                )
+            )
+            continue
+        url_key = source.url.rstrip("/").lower() if source.url else None
+        first = seen_urls.get(url_key) if url_key else None
+        if first is not None:
+            result.problems.append(
+                SourceError(
+                    f"duplicate url {source.url}; also used by {first.path}",
+                    path=source.path,
+                    record_id=source.key,
+                    field="url",
+                    rule="source.duplicate_url",
+                )
+            )
+            continue
+        seen_ids[source.key] = source
+        if url_key:
+            seen_urls[url_key] = source
+        kept.append(source)
+    result.sources = kept
+
+
+def tag_index(sources: Iterable[Source]) -> dict[str, list[Source]]:
+    """Group sources by normalized technique and stack tag."""
+    index: dict[str, list[Source]] = {}
+    for source in sources:
+        for tag in {normalize_tag(t) for t in source.tags}:
+            index.setdefault(tag, []).append(source)
+    return index
