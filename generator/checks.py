@@ -82,7 +82,8 @@ def check_structure(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
                 rule="structure.order",
                 severity="error",
                 section="body",
-                message=f"headings appear as {present}; use the order {list(SECTION_ORDER)} once each",
+                message=f"headings appear as {present}; "
+                f"use the order {list(SECTION_ORDER)}, once each",
             )
         )
     for section in guide.sections:
