@@ -11,7 +11,8 @@ from generator.fsio import sha256_text
 from generator.playbook import Playbook
 from generator.sources import Source
 
-DRAFTER_VERSION = "offline-1"
+DRAFTER_VERSION = "offline-2"
+MAX_SENTENCES = 7
 SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(])")
 
 
@@ -22,8 +23,9 @@ def split_sentences(text: str) -> list[str]:
 
 def reported_statements(source: Source) -> list[ReportedStatement]:
     """Build "reports" only from the record's own sentences, attributed to the company."""
+    sentences = split_sentences(source.summary) + split_sentences(source.notes or "")
     statements = []
-    for sentence in split_sentences(source.summary)[:7]:
+    for sentence in sentences[:MAX_SENTENCES]:
         text = sentence
         if not statements and source.company.casefold() not in sentence.casefold():
             text = f"According to {source.company}: {sentence}"
@@ -31,7 +33,9 @@ def reported_statements(source: Source) -> list[ReportedStatement]:
     if source.scale:
         figures = "; ".join(source.scale)
         statements.append(
-            ReportedStatement(text=f"Scale stated in the source: {figures}.", quote=figures)
+            ReportedStatement(
+                text=f"Scale stated in the source: {figures.rstrip('.')}.", quote=figures
+            )
         )
     return statements
 

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from string import Template
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from generator.errors import ConfigError
 from generator.sources import normalize_tag
 
 PLAYBOOK_NAME = "playbook.yaml"
+PLACEHOLDERS = {"company"}
+DIGIT = re.compile(r"\d")
 
 
 class Lesson(BaseModel):
@@ -24,6 +28,22 @@ class Lesson(BaseModel):
     case_study_title: str
     case_study: str
     steps: list[str] = Field(min_length=3, max_length=5)
+
+    @field_validator("angle", "interpretation", "case_study_title", "case_study", "steps")
+    @classmethod
+    def _prose_only(cls, value: str | list[str]) -> str | list[str]:
+        for text in [value] if isinstance(value, str) else value:
+            if DIGIT.search(text):
+                raise ValueError(
+                    f"{text[:60]!r} contains a figure; lessons must not state numbers, "
+                    "because a guide may only repeat figures its source states"
+                )
+            unknown = set(Template(text).get_identifiers()) - PLACEHOLDERS
+            if unknown:
+                raise ValueError(
+                    f"unknown placeholder ${sorted(unknown)[0]}; only $company is replaced"
+                )
+        return value
 
 
 class Playbook(BaseModel):
@@ -53,6 +73,8 @@ def load_playbook(prompts_dir: Path) -> tuple[Playbook, str]:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError as exc:
         raise ConfigError("playbook is missing", path=path, rule="playbook") from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError("not UTF-8; re-save it as UTF-8", path=path, rule="playbook") from exc
     try:
         return Playbook.model_validate(yaml.safe_load(text)), text
     except yaml.YAMLError as exc:
@@ -60,4 +82,5 @@ def load_playbook(prompts_dir: Path) -> tuple[Playbook, str]:
     except ValidationError as exc:
         first = exc.errors()[0]
         field = ".".join(str(part) for part in first["loc"])
-        raise ConfigError(first["msg"], path=path, field=field, rule="playbook") from exc
+        message = str(first["msg"]).removeprefix("Value error, ")
+        raise ConfigError(message, path=path, field=field, rule="playbook") from exc

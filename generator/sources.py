@@ -20,7 +20,6 @@ from pydantic import (
     ValidationError,
     ValidationInfo,
     field_validator,
-    model_validator,
 )
 
 from generator.errors import SourceError
@@ -29,8 +28,33 @@ from generator.fsio import sha256_text
 MAX_SOURCE_BYTES = 100 * 1024
 SOURCE_SUFFIXES = (".yaml", ".yml", ".json")
 ID_PATTERN = re.compile(r"^[a-z0-9-]{1,80}$")
+YEAR_FIRST = re.compile(r"^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$")
+URL_FORBIDDEN = re.compile(r"[\s<>\"`\\\x00-\x1f\x7f]")
+PUBLICATION_FIELDS = ("url", "published", "checked")
 _DEFAULT_A = datetime(2001, 1, 1)
 _DEFAULT_B = datetime(2002, 2, 2)
+
+
+class _Loader(yaml.SafeLoader):
+    """A safe YAML loader that keeps dates as text and refuses duplicate keys."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
+        seen: set = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if isinstance(key, str) and key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key {key!r}", key_node.start_mark
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+# Dates stay strings so that parse_date judges them and errors name the field.
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
 
 
 def parse_date(value: Any) -> date:
@@ -42,11 +66,18 @@ def parse_date(value: Any) -> date:
     if not isinstance(value, str) or not value.strip():
         raise ValueError("expected a date such as 2026-10-13")
     text = value.strip()
+    year_first = YEAR_FIRST.match(text)
+    if year_first:
+        year, month, day = (int(part) for part in year_first.groups())
+        try:
+            return date(year, month, day)
+        except ValueError as exc:
+            raise ValueError(f"{text!r} is not a real date ({exc}); use YYYY-MM-DD") from exc
     try:
         month_first = dateparser.parse(text, dayfirst=False, default=_DEFAULT_A)
         day_first = dateparser.parse(text, dayfirst=True, default=_DEFAULT_A)
         other_default = dateparser.parse(text, dayfirst=False, default=_DEFAULT_B)
-    except (ValueError, OverflowError) as exc:
+    except (ValueError, OverflowError, TypeError) as exc:
         raise ValueError(f"cannot parse {text!r} as a date; write it as YYYY-MM-DD") from exc
     if month_first != day_first:
         raise ValueError(
@@ -63,8 +94,18 @@ def check_url(value: str) -> str:
     text = value.strip()
     parts = urlsplit(text)
     if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
-        raise ValueError(f"{text!r} is not an http(s) URL")
+        raise ValueError(f"{text!r} is not an http(s) URL; only http:// and https:// are allowed")
+    if URL_FORBIDDEN.search(text):
+        raise ValueError(f"{text!r} contains spaces, quotes or angle brackets; percent-encode them")
     return text
+
+
+def url_key(url: str) -> str:
+    """Return the comparison key of a URL: scheme and host lowercased, no fragment or end slash."""
+    parts = urlsplit(url.strip())
+    path = parts.path.rstrip("/")
+    query = f"?{parts.query}" if parts.query else ""
+    return f"{parts.scheme.lower()}://{parts.netloc.lower()}{path}{query}"
 
 
 def normalize_tag(tag: str) -> str:
@@ -94,18 +135,24 @@ class _Record(BaseModel):
             raise ValueError("expected a URL string")
         return check_url(value)
 
-    @model_validator(mode="after")
-    def _date_order(self, info: ValidationInfo) -> _Record:
-        published = getattr(self, "published", None)
-        checked = getattr(self, "checked", None)
+    @field_validator("published", check_fields=False)
+    @classmethod
+    def _published_past(cls, value: date | None, info: ValidationInfo) -> date | None:
         today = (info.context or {}).get("today")
-        if today and published and published > today:
-            raise ValueError(f"published {published} is in the future (today is {today})")
-        if published and checked and checked < published:
-            raise ValueError(f"checked {checked} is before published {published}")
-        if today and checked and checked > today:
-            raise ValueError(f"checked {checked} is in the future (today is {today})")
-        return self
+        if today and value and value > today:
+            raise ValueError(f"{value} is in the future (today is {today}); check the date")
+        return value
+
+    @field_validator("checked", check_fields=False)
+    @classmethod
+    def _checked_order(cls, value: date | None, info: ValidationInfo) -> date | None:
+        today = (info.context or {}).get("today")
+        published = info.data.get("published")
+        if value and published and value < published:
+            raise ValueError(f"{value} is before the published date {published}")
+        if today and value and value > today:
+            raise ValueError(f"{value} is in the future (today is {today}); check the date")
+        return value
 
 
 class Citation(_Record):
@@ -173,7 +220,7 @@ class Source(_Record):
     @property
     def source_text(self) -> str:
         """Return every text that counts as what the source says."""
-        parts = [self.title, self.summary, self.notes or "", *self.scale]
+        parts = [self.company, self.title, self.summary, self.notes or "", *self.scale]
         return "\n".join(part for part in parts if part)
 
     @property
@@ -184,6 +231,17 @@ class Source(_Record):
         """Hash the validated record, ignoring file formatting and comments."""
         payload = self.model_dump(mode="json")
         return sha256_text(json.dumps(payload, sort_keys=True, ensure_ascii=False))
+
+    def missing_for_publication(self) -> list[str]:
+        """Name the fields an editor must add before this record's guide can be published."""
+        missing = [name for name in PUBLICATION_FIELDS if getattr(self, name) is None]
+        for number, citation in enumerate(self.citations):
+            missing += [
+                f"citations.{number}.{name}"
+                for name in PUBLICATION_FIELDS
+                if getattr(citation, name) is None
+            ]
+        return missing
 
     def originals(self) -> list[Citation]:
         """Return the write-up itself followed by its further citations."""
@@ -198,6 +256,7 @@ class Source(_Record):
 
 
 ALLOWED_FIELDS = tuple(Source.model_fields)
+CITATION_FIELDS = tuple(Citation.model_fields)
 
 
 @dataclass
@@ -216,7 +275,8 @@ def _describe(exc: ValidationError, path: Path, record_id: str) -> list[SourceEr
     for error in exc.errors():
         loc = ".".join(str(part) for part in error["loc"]) or "record"
         if error["type"] == "extra_forbidden":
-            message = f"unknown field; allowed fields are: {', '.join(ALLOWED_FIELDS)}"
+            allowed = CITATION_FIELDS if error["loc"][0] == "citations" else ALLOWED_FIELDS
+            message = f"unknown field; allowed fields are: {', '.join(allowed)}"
         elif error["type"] == "missing":
             message = "is required but missing"
         else:
@@ -250,12 +310,21 @@ def read_source_data(path: Path) -> Any:
     try:
         if path.suffix == ".json":
             return json.loads(text)
-        return yaml.safe_load(text)
-    except (yaml.YAMLError, json.JSONDecodeError) as exc:
-        detail = str(exc).replace("\n", " ")
-        raise SourceError(
-            f"cannot parse: {detail}", path=path, record_id=stem, rule="source.syntax"
-        ) from exc
+        return yaml.load(text, Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
+    except json.JSONDecodeError as exc:
+        detail = f"line {exc.lineno}, column {exc.colno}: {exc.msg}"
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
+        detail = f"{where}{exc.problem or exc.context}"
+    except (yaml.YAMLError, RecursionError) as exc:
+        detail = " ".join(str(exc).split()) or type(exc).__name__
+    raise SourceError(
+        f"not valid {'JSON' if path.suffix == '.json' else 'YAML'}: {detail}",
+        path=path,
+        record_id=stem,
+        rule="source.syntax",
+    )
 
 
 def validation_problems(data: Any, path: Path, today: date) -> list[SourceError]:
@@ -334,8 +403,8 @@ def _reject_duplicates(result: SourceSet) -> None:
                 )
             )
             continue
-        url_key = source.url.rstrip("/").lower() if source.url else None
-        first = seen_urls.get(url_key) if url_key else None
+        key = url_key(source.url) if source.url else None
+        first = seen_urls.get(key) if key else None
         if first is not None:
             result.problems.append(
                 SourceError(
@@ -348,8 +417,8 @@ def _reject_duplicates(result: SourceSet) -> None:
             )
             continue
         seen_ids[source.key] = source
-        if url_key:
-            seen_urls[url_key] = source
+        if key:
+            seen_urls[key] = source
         kept.append(source)
     result.sources = kept
 
