@@ -41,6 +41,7 @@ class TopicSettings(_Section):
 class VerifySettings(_Section):
     timeout: float = Field(default=15.0, gt=0)
     concurrency: int = Field(default=8, ge=1)
+    host_interval: float = Field(default=1.0, ge=0)  # seconds between requests to one host
 
 
 class Settings(_Section):

@@ -7,9 +7,10 @@ from functools import cached_property
 from pathlib import Path
 
 from generator.checks import CheckContext
-from generator.citations import CheckedDates, CitationView, NoVerifications, resolve_originals
+from generator.citations import CitationView, resolve_originals
 from generator.clock import today
 from generator.config import Settings, Workspace, load_settings
+from generator.ledger import Ledger, ledger_path
 from generator.sources import Source, SourceSet, load_sources
 from generator.store import GuideStore
 
@@ -28,8 +29,9 @@ class Project:
         return load_sources(self.workspace.sources_dir, self.today)
 
     @cached_property
-    def ledger(self) -> CheckedDates:
-        return NoVerifications()
+    def ledger(self) -> Ledger:
+        """Return the verification ledger (sources/.verification.jsonl)."""
+        return Ledger.load(ledger_path(self.workspace.sources_dir))
 
     def source(self, source_id: str) -> Source | None:
         return self.sources.by_id().get(source_id)

@@ -1,0 +1,424 @@
+"""Link checks that earn the Checked date: polite HEAD/GET probes recorded in the ledger."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import re
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from html.parser import HTMLParser
+from urllib.parse import urlsplit
+
+import httpx2
+
+from generator import __version__
+from generator.citations import resolve_originals
+from generator.clock import now as clock_now
+from generator.errors import PrepguideError
+from generator.ledger import Ledger, LedgerRow, Outcome
+from generator.sources import Source
+
+USER_AGENT = f"prepguide/{__version__} (+link checker)"
+MAX_REDIRECTS = 5
+MAX_BODY_BYTES = 2 * 1024 * 1024
+HOST_INTERVAL = 1.0
+GONE = frozenset({404, 410})
+INCONCLUSIVE = frozenset({401, 403, 429, 503})
+_TEXT_TYPES = ("text/", "application/xhtml", "application/xml", "application/json")
+
+
+class VerifyError(PrepguideError):
+    """A verification cannot be recorded as asked."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """One URL to check and the records that cite it."""
+
+    url: str
+    ids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Probe:
+    """What one check of a URL observed."""
+
+    outcome: Outcome
+    method: str
+    http_status: int | None = None
+    final_url: str | None = None
+    fingerprint: str | None = None
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class VerifyRow:
+    """One line of the report: a URL of a record and its status now."""
+
+    id: str
+    url: str
+    status: str | None
+    http_status: int | None
+    checked: date | None
+    final_url: str | None
+    error: str | None = None
+
+    @property
+    def live(self) -> bool:
+        return self.status == "live"
+
+    def to_json(self) -> dict:
+        return {
+            "id": self.id,
+            "url": self.url,
+            "status": self.status,
+            "http_status": self.http_status,
+            "checked": self.checked.isoformat() if self.checked else None,
+            "final_url": self.final_url,
+        }
+
+
+def collect_targets(sources: Iterable[Source]) -> list[Target]:
+    """Return every distinct source and citation URL, with the ids citing it, in order."""
+    cited: dict[str, list[str]] = {}
+    for source in sources:
+        for original in source.originals():
+            if original.url:
+                ids = cited.setdefault(original.url, [])
+                if source.key not in ids:
+                    ids.append(source.key)
+    return [Target(url=url, ids=tuple(ids)) for url, ids in cited.items()]
+
+
+class _TextExtractor(HTMLParser):
+    """Collect the visible text of an HTML page."""
+
+    _SKIP = frozenset({"script", "style", "noscript", "template", "svg"})
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self._skipping = 0
+
+    def handle_starttag(self, tag: str, attrs) -> None:
+        if tag in self._SKIP:
+            self._skipping += 1
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self._SKIP and self._skipping:
+            self._skipping -= 1
+
+    def handle_data(self, data: str) -> None:
+        if not self._skipping:
+            self.parts.append(data)
+
+
+def page_text(body: bytes, content_type: str, encoding: str | None) -> str | None:
+    """Return the readable text of a body, or None when it is not text."""
+    kind = content_type.split(";")[0].strip().lower()
+    if kind and not kind.startswith(_TEXT_TYPES):
+        return None
+    text = body.decode(encoding or "utf-8", errors="replace")
+    if kind in ("text/html", "application/xhtml+xml") or (not kind and "<html" in text[:1000]):
+        parser = _TextExtractor()
+        parser.feed(text)
+        parser.close()
+        text = " ".join(parser.parts)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def fingerprint(body: bytes, content_type: str, encoding: str | None) -> str:
+    """Hash a page's text (markup and whitespace ignored), or its bytes when not text."""
+    text = page_text(body, content_type, encoding)
+    data = body if text is None else text.encode("utf-8")
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def is_root_redirect(original: str, final: str) -> bool:
+    """Return True when a URL that named a page ended on a site's front page."""
+    if original == final:
+        return False
+    start, end = urlsplit(original), urlsplit(final)
+    return (
+        (start.path.strip("/") != "" or bool(start.query))
+        and end.path.strip("/") == ""
+        and not end.query
+    )
+
+
+class HostGate:
+    """One request at a time per host, starts at least `interval` seconds apart."""
+
+    def __init__(self, interval: float) -> None:
+        self.interval = interval
+        self._lock = asyncio.Lock()
+        self._next_start = 0.0
+
+    async def __aenter__(self) -> None:
+        await self._lock.acquire()
+        try:
+            delay = self._next_start - time.monotonic()
+            if delay > 0:
+                await asyncio.sleep(delay)
+        except BaseException:
+            self._lock.release()
+            raise
+        self._next_start = time.monotonic() + self.interval
+
+    async def __aexit__(self, *exc_info) -> None:
+        self._lock.release()
+
+
+def host_key(url: str | httpx2.URL) -> str:
+    """Return the host (and explicit port) a request goes to."""
+    parts = urlsplit(str(url))
+    host = (parts.hostname or "").lower()
+    return f"{host}:{parts.port}" if parts.port else host
+
+
+@dataclass
+class _Fetched:
+    status: int
+    final_url: str
+    body: bytes | None = None
+    content_type: str = ""
+    encoding: str | None = None
+
+
+class LinkChecker:
+    """Probe URLs with HEAD (GET when refused), politely, and classify the result."""
+
+    def __init__(
+        self,
+        client: httpx2.AsyncClient,
+        *,
+        timeout: float,
+        host_interval: float = HOST_INTERVAL,
+    ) -> None:
+        self.client = client
+        self.timeout = timeout
+        self.host_interval = host_interval
+        self._gates: dict[str, HostGate] = {}
+
+    def gate(self, url: str | httpx2.URL) -> HostGate:
+        key = host_key(url)
+        if key not in self._gates:
+            self._gates[key] = HostGate(self.host_interval)
+        return self._gates[key]
+
+    async def _fetch(self, method: str, url: str, *, read_body: bool) -> _Fetched:
+        request = self.client.build_request(method, url)
+        for _hop in range(MAX_REDIRECTS + 1):
+            async with self.gate(request.url):
+                response = await self.client.send(request, stream=True)
+                try:
+                    if response.has_redirect_location and response.next_request is not None:
+                        request = response.next_request
+                        continue
+                    body = await _read_limited(response) if read_body else None
+                    return _Fetched(
+                        status=response.status_code,
+                        final_url=str(response.url),
+                        body=body,
+                        content_type=response.headers.get("content-type", ""),
+                        encoding=response.charset_encoding,
+                    )
+                finally:
+                    await response.aclose()
+        raise httpx2.TooManyRedirects(f"more than {MAX_REDIRECTS} redirects", request=request)
+
+    async def probe(self, url: str) -> Probe:
+        """Check one URL and return what was observed."""
+        method = "HEAD"
+        try:
+            head = await self._fetch("HEAD", url, read_body=False)
+            if is_root_redirect(url, head.final_url):
+                return self._classify(url, head, "HEAD")
+            if head.status in GONE:
+                return self._classify(url, head, "HEAD")
+            # A live HEAD still needs a GET for the text; any other HEAD answer may be
+            # a server that refuses HEAD (405, 501, ...), so GET decides.
+            method = "GET"
+            start = head.final_url if 200 <= head.status < 300 else url
+            got = await self._fetch("GET", start, read_body=True)
+            return self._classify(url, got, "GET")
+        except httpx2.TimeoutException:
+            return Probe("failure", method, error=f"timed out after {self.timeout:g}s")
+        except httpx2.TooManyRedirects:
+            return Probe("failure", method, error=f"more than {MAX_REDIRECTS} redirects")
+        except (httpx2.HTTPError, httpx2.InvalidURL) as exc:
+            return Probe("failure", method, error=f"{type(exc).__name__}: {exc}".rstrip(": "))
+
+    def _classify(self, url: str, fetched: _Fetched, method: str) -> Probe:
+        status = fetched.status
+        common = {"method": method, "http_status": status, "final_url": fetched.final_url}
+        if 200 <= status < 300:
+            if is_root_redirect(url, fetched.final_url):
+                return Probe("not-live", error="redirected to the site's front page", **common)
+            if fetched.body is None:
+                return Probe("live", **common)
+            digest = fingerprint(fetched.body, fetched.content_type, fetched.encoding)
+            return Probe("live", fingerprint=digest, **common)
+        if status in INCONCLUSIVE:
+            return Probe("inconclusive", error=f"HTTP {status}", **common)
+        return Probe("failure", error=f"HTTP {status}", **common)
+
+
+async def _read_limited(response: httpx2.Response) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in response.aiter_bytes():
+        chunks.append(chunk)
+        size += len(chunk)
+        if size >= MAX_BODY_BYTES:
+            break
+    return b"".join(chunks)[:MAX_BODY_BYTES]
+
+
+def make_client(timeout: float) -> httpx2.AsyncClient:
+    """Return the HTTP client used for link checks; redirects are followed by hand."""
+    return httpx2.AsyncClient(
+        timeout=httpx2.Timeout(timeout),
+        headers={"User-Agent": USER_AGENT},
+        follow_redirects=False,
+    )
+
+
+def probe_row(target: Target, probe: Probe, at: datetime) -> LedgerRow:
+    """Return the ledger row of one probe."""
+    return LedgerRow(
+        at=at,
+        url=target.url,
+        ids=list(target.ids),
+        outcome=probe.outcome,
+        method=probe.method,
+        http_status=probe.http_status,
+        final_url=probe.final_url,
+        fingerprint=probe.fingerprint,
+        error=probe.error,
+    )
+
+
+async def check_links(
+    targets: Sequence[Target],
+    ledger: Ledger,
+    *,
+    timeout: float,
+    concurrency: int,
+    host_interval: float = HOST_INTERVAL,
+    now: Callable[[], datetime] = clock_now,
+    on_result: Callable[[LedgerRow], None] | None = None,
+) -> list[LedgerRow]:
+    """Check targets, hosts concurrently and each host politely; append each result at once."""
+    by_host: dict[str, list[Target]] = {}
+    for target in targets:
+        by_host.setdefault(host_key(target.url), []).append(target)
+    limit = asyncio.Semaphore(concurrency)
+    rows: list[LedgerRow] = []
+
+    async with make_client(timeout) as client:
+        checker = LinkChecker(client, timeout=timeout, host_interval=host_interval)
+
+        async def run_host(host_targets: list[Target]) -> None:
+            async with limit:
+                for target in host_targets:
+                    probe = await checker.probe(target.url)
+                    row = probe_row(target, probe, now())
+                    ledger.append([row])
+                    rows.append(row)
+                    if on_result:
+                        on_result(row)
+
+        await asyncio.gather(*(run_host(group) for group in by_host.values()))
+    return rows
+
+
+def due_targets(targets: Sequence[Target], ledger: Ledger, today: date) -> list[Target]:
+    """Return targets not yet settled today, so an interrupted run resumes where it stopped."""
+    due = []
+    for target in targets:
+        done = any(
+            row.day == today and row.outcome != "inconclusive"
+            for row in ledger.rows_for(target.url)
+        )
+        if not done:
+            due.append(target)
+    return due
+
+
+def record_manual(
+    ledger: Ledger,
+    source: Source,
+    by: str,
+    *,
+    url: str | None = None,
+    now: Callable[[], datetime] = clock_now,
+) -> list[LedgerRow]:
+    """Record that an editor verified a record's originals (or one of its URLs) by hand."""
+    if not by.strip():
+        raise VerifyError("--by needs the editor's name", record_id=source.key, rule="verify")
+    urls = [original.url for original in source.originals() if original.url]
+    if url is not None:
+        if url not in urls:
+            raise VerifyError(
+                f"{url} is not a URL of this record; choose one of: {', '.join(urls) or 'none'}",
+                path=source.path,
+                record_id=source.key,
+                field="url",
+                rule="verify.manual",
+            )
+        urls = [url]
+    if not urls:
+        raise VerifyError(
+            "the record has no URL to verify; add `url:` first",
+            path=source.path,
+            record_id=source.key,
+            field="url",
+            rule="verify.manual",
+        )
+    at = now()
+    rows = [
+        LedgerRow(at=at, url=u, ids=[source.key], outcome="manual", method="manual", by=by.strip())
+        for u in urls
+    ]
+    ledger.append(rows)
+    return rows
+
+
+def report(
+    sources: Iterable[Source], ledger: Ledger, latest: dict[str, LedgerRow] | None = None
+) -> list[VerifyRow]:
+    """Return one row per URL of each record: its status now and its effective Checked date.
+
+    A URL checked in this run reports this run's outcome (an inconclusive answer says so even
+    when an earlier verdict stands); other URLs report their lasting state from the ledger.
+    """
+    latest = latest or {}
+    rows = []
+    for source in sources:
+        for view in resolve_originals(source, ledger):
+            if not view.url:
+                continue
+            state = ledger.state(view.url)
+            fresh = latest.get(view.url)
+            status = state.status
+            http_status, final_url, error = state.http_status, state.final_url, None
+            if fresh is not None:
+                http_status, final_url, error = fresh.http_status, fresh.final_url, fresh.error
+                if fresh.outcome == "inconclusive":
+                    status = "inconclusive"
+            rows.append(
+                VerifyRow(
+                    id=source.key,
+                    url=view.url,
+                    status=status,
+                    http_status=http_status,
+                    checked=view.checked,
+                    final_url=final_url,
+                    error=error,
+                )
+            )
+    return rows
