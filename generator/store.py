@@ -1,7 +1,12 @@
-"""Reader and writer for guides/: one Markdown file per guide, with a history of versions."""
+"""Reader and writer for guides/: one Markdown file per guide, its revisions and review state."""
 
 from __future__ import annotations
 
+import fcntl
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from generator.clock import now
@@ -10,6 +15,51 @@ from generator.fsio import atomic_write_text, sha256_text
 from generator.guides import GuideDoc, parse, serialize
 
 HISTORY_DIR = ".history"
+REVIEW_DIR = ".review"
+AUDIT_NAME = ".audit.jsonl"
+REVISION_NAME = re.compile(
+    r"^(?:(?P<seq>\d{4,})-)?(?P<stamp>\d{8}T\d{6}Z)-(?P<digest>[0-9a-f]{12})$"
+)
+
+
+@dataclass(frozen=True)
+class Revision:
+    """One kept version of a guide file."""
+
+    path: Path
+    seq: int
+    stamp: str
+    digest: str
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+    def read_text(self) -> str:
+        return self.path.read_text(encoding="utf-8")
+
+    def read(self) -> GuideDoc:
+        return parse(self.read_text(), str(self.path))
+
+
+def content_digest(text: str) -> str:
+    """Hash what approval is bound to: the body when the file parses, else the whole file."""
+    try:
+        return parse(text).content_hash
+    except GuideError:
+        return sha256_text(text)
+
+
+@contextmanager
+def file_lock(path: Path) -> Iterator[None]:
+    """Hold an exclusive fcntl lock on path (created if missing) for the block."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a+b") as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
 class GuideStore:
@@ -23,6 +73,13 @@ class GuideStore:
 
     def history_dir(self, guide_id: str) -> Path:
         return self.dir / HISTORY_DIR / guide_id
+
+    @property
+    def audit_path(self) -> Path:
+        return self.dir / AUDIT_NAME
+
+    def review_path(self, guide_id: str) -> Path:
+        return self.dir / REVIEW_DIR / f"{guide_id}.json"
 
     def ids(self) -> list[str]:
         """List guide ids in a stable order."""
@@ -43,28 +100,73 @@ class GuideStore:
         text = self.read_text(guide_id)
         return None if text is None else parse(text, str(self.path(guide_id)))
 
+    @contextmanager
+    def review_lock(self, guide_id: str) -> Iterator[None]:
+        """Serialise review actions on one guide, across threads and processes."""
+        with file_lock(self.dir / REVIEW_DIR / f"{guide_id}.lock"):
+            yield
+
+    def read_review(self, guide_id: str) -> str | None:
+        """Return the raw review state of a guide, or None when it has none."""
+        try:
+            return self.review_path(guide_id).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None
+
+    def write_review(self, guide_id: str, text: str) -> None:
+        """Write the review state of a guide atomically."""
+        atomic_write_text(self.review_path(guide_id), text)
+
     def keep_copy(self, guide_id: str) -> Path | None:
-        """Copy the current file into the history folder unless an identical copy exists."""
+        """Copy the current file into the history folder unless the same content is kept."""
         text = self.read_text(guide_id)
         if text is None:
             return None
-        digest = sha256_text(text)[:12]
-        folder = self.history_dir(guide_id)
-        for existing in folder.glob(f"*-{digest}.md") if folder.is_dir() else []:
-            return existing
-        stamp = now().strftime("%Y%m%dT%H%M%SZ")
-        target = folder / f"{stamp}-{digest}.md"
-        atomic_write_text(target, text)
-        return target
+        return self.keep_text(guide_id, text).path
 
-    def history(self, guide_id: str) -> list[Path]:
+    def keep_text(self, guide_id: str, text: str) -> Revision:
+        """Keep text as a revision unless one with the same content exists; return it."""
+        digest = content_digest(text)[:12]
+        with file_lock(self.history_dir(guide_id) / ".lock"):
+            kept = self.revisions(guide_id)
+            for revision in kept:
+                if revision.digest == digest:
+                    return revision
+            seq = (kept[-1].seq + 1) if kept else 1
+            stamp = now().strftime("%Y%m%dT%H%M%SZ")
+            target = self.history_dir(guide_id) / f"{seq:04d}-{stamp}-{digest}.md"
+            atomic_write_text(target, text)
+            return Revision(path=target, seq=seq, stamp=stamp, digest=digest)
+
+    def revisions(self, guide_id: str) -> list[Revision]:
         """List kept versions, oldest first."""
         folder = self.history_dir(guide_id)
-        return sorted(folder.glob("*.md")) if folder.is_dir() else []
+        found = []
+        for path in folder.glob("*.md") if folder.is_dir() else []:
+            match = REVISION_NAME.match(path.stem)
+            if match:
+                seq = int(match["seq"]) if match["seq"] else 0
+                found.append(Revision(path, seq, match["stamp"], match["digest"]))
+        return sorted(found, key=lambda r: (r.seq, r.stamp, r.name))
+
+    def revision(self, guide_id: str, content_hash: str) -> Revision | None:
+        """Return the kept revision whose content has this hash."""
+        for revision in self.revisions(guide_id):
+            if (
+                revision.digest == content_hash[:12]
+                and revision.read().content_hash == content_hash
+            ):
+                return revision
+        return None
+
+    def history(self, guide_id: str) -> list[Path]:
+        """List kept version files, oldest first."""
+        return [revision.path for revision in self.revisions(guide_id)]
 
     def write(self, doc: GuideDoc) -> None:
-        """Write a guide atomically, keeping a copy of any different previous version."""
+        """Write a guide atomically, keeping the previous and the new version as revisions."""
         text = serialize(doc)
         if self.read_text(doc.meta.id) not in (None, text):
             self.keep_copy(doc.meta.id)
         atomic_write_text(self.path(doc.meta.id), text)
+        self.keep_text(doc.meta.id, text)

@@ -1,0 +1,721 @@
+"""Editorial review: states, transitions bound to content, the live version, diffs and evidence."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from generator import audit
+from generator.checks import check_guide, has_errors
+from generator.clock import iso, now
+from generator.errors import GuideError, PrepguideError, ReviewError
+from generator.findings import Finding, count
+from generator.guides import REPORTS, GuideDoc, Status, parse, split_sections
+from generator.project import Project
+from generator.sources import Source
+
+STATUSES: tuple[str, ...] = ("draft", "approved", "published", "rejected", "withdrawn")
+WITHDRAW_REASONS = ("published in error", "superseded", "withdrawn by request")
+
+
+class LiveRecord(BaseModel):
+    """The approved text that stays on the site until a newer text is approved."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    content_hash: str
+    revision: str
+    approved_by: str
+    approved_at: str
+    note: str | None = None
+    published_at: str | None = None
+
+
+class ReviewState(BaseModel):
+    """guides/.review/<id>.json: the status of the current text and the live version."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    status: Status = "draft"
+    content_hash: str
+    by: str | None = None
+    at: str | None = None
+    note: str | None = None
+    live: LiveRecord | None = None
+    first_published: date | None = None
+
+
+@dataclass(frozen=True)
+class GuideFlags:
+    """Warnings shown beside a guide's status wherever it is listed."""
+
+    stale: bool
+    edited_after_approval: bool
+
+    def labels(self) -> list[str]:
+        return [
+            label
+            for label, on in (
+                ("stale", self.stale),
+                ("edited after approval", self.edited_after_approval),
+            )
+            if on
+        ]
+
+
+@dataclass(frozen=True)
+class LiveGuide:
+    """The last approved text of a guide that is approved or published."""
+
+    doc: GuideDoc
+    content_hash: str
+    approved_by: str
+    approved_at: str
+    first_published: date | None
+    updated: date
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a review action changed."""
+
+    guide_id: str
+    action: str
+    from_state: str
+    to_state: str
+    content_hash: str
+
+
+@dataclass
+class GuideReview:
+    """Everything a reviewer sees about one guide."""
+
+    id: str
+    status: str
+    doc: GuideDoc | None
+    source: Source | None
+    state: ReviewState | None
+    flags: GuideFlags
+    findings: list[Finding] = field(default_factory=list)
+    problem: str | None = None
+
+    @property
+    def errors(self) -> int:
+        return count(self.findings, "error")
+
+    @property
+    def warnings(self) -> int:
+        return count(self.findings, "warning")
+
+    @property
+    def live(self) -> LiveRecord | None:
+        return self.state.live if self.state else None
+
+    def as_json(self) -> dict:
+        return {
+            "id": self.id,
+            "status": self.status,
+            "stale": self.flags.stale,
+            "edited_after_approval": self.flags.edited_after_approval,
+            "errors": self.errors,
+            "warnings": self.warnings,
+            "content_hash": self.doc.content_hash if self.doc else None,
+            "live_hash": self.live.content_hash if self.live else None,
+            "live_published": bool(self.live and self.live.published_at),
+            "problem": self.problem,
+        }
+
+
+# --- state files --------------------------------------------------------------------------
+
+
+def read_state(project: Project, guide_id: str) -> ReviewState | None:
+    """Read guides/.review/<id>.json; raise GuideError naming the file and field."""
+    text = project.guides.read_review(guide_id)
+    if text is None:
+        return None
+    path = project.guides.review_path(guide_id)
+    try:
+        return ReviewState.model_validate_json(text)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "state"
+        raise GuideError(first["msg"], path=path, field=where, rule="review.state") from exc
+
+
+def _write_state(project: Project, state: ReviewState) -> None:
+    project.guides.write_review(state.id, state.model_dump_json(indent=2) + "\n")
+
+
+def _log(
+    project: Project,
+    doc: GuideDoc | None,
+    *,
+    guide_id: str,
+    actor: str,
+    action: str,
+    from_state: str | None,
+    to_state: str,
+    content_hash: str | None,
+    note: str | None = None,
+) -> None:
+    made = doc.meta.provenance if doc else None
+    audit.append(
+        project.guides.audit_path,
+        audit.AuditEntry(
+            time=iso(now()),
+            actor=actor,
+            action=action,
+            guide=guide_id,
+            from_state=from_state,
+            to_state=to_state,
+            content_hash=content_hash,
+            note=note,
+            backend=made.backend if made else None,
+            model=made.model if made else None,
+            prompt_hash=made.prompt_hash if made else None,
+            source_hash=made.source_hash if made else None,
+        ),
+    )
+
+
+def _read_current(project: Project, guide_id: str) -> tuple[str, GuideDoc]:
+    text = project.guides.read_text(guide_id)
+    if text is None:
+        raise ReviewError(
+            f"no guide file {project.guides.path(guide_id)}; run `prepguide generate {guide_id}`",
+            record_id=guide_id,
+            rule="review.missing",
+        )
+    return text, parse(text, str(project.guides.path(guide_id)))
+
+
+def _sync(project: Project, guide_id: str, text: str, doc: GuideDoc) -> ReviewState:
+    """Keep the current text as a revision; a new text becomes a draft (call under the lock)."""
+    state = read_state(project, guide_id)
+    current = doc.content_hash
+    if state is not None and state.content_hash == current:
+        return state
+    project.guides.keep_text(guide_id, text)
+    actor = "editor (hand edit)" if doc.edited else f"generator ({doc.meta.provenance.backend})"
+    note = None
+    if state is not None and state.live and state.live.content_hash != current:
+        note = "edited after approval; the approved version stays live until this text is approved"
+    _log(
+        project,
+        doc,
+        guide_id=guide_id,
+        actor=actor,
+        action="revise",
+        from_state=state.status if state else None,
+        to_state="draft",
+        content_hash=current,
+        note=note,
+    )
+    if state is None:
+        state = ReviewState(id=guide_id, content_hash=current)
+    else:
+        state = state.model_copy(
+            update={
+                "status": "draft",
+                "content_hash": current,
+                "by": None,
+                "at": None,
+                "note": None,
+            }
+        )
+    _write_state(project, state)
+    return state
+
+
+@contextmanager
+def _locked(project: Project, guide_id: str) -> Iterator[tuple[str, GuideDoc, ReviewState]]:
+    with project.guides.review_lock(guide_id):
+        text, doc = _read_current(project, guide_id)
+        yield text, doc, _sync(project, guide_id, text, doc)
+
+
+# --- reading ------------------------------------------------------------------------------
+
+
+def _flags(project: Project, doc: GuideDoc, state: ReviewState | None) -> GuideFlags:
+    source = project.source(doc.meta.source)
+    stale = source is None or doc.meta.provenance.source_hash != source.content_hash()
+    approved = state.live.content_hash if state and state.live else None
+    return GuideFlags(stale=stale, edited_after_approval=approved not in (None, doc.content_hash))
+
+
+def guide_flags(project: Project, guide_id: str) -> GuideFlags:
+    """Return whether a guide is stale and whether its text changed since approval."""
+    doc = project.guides.read(guide_id)
+    if doc is None:
+        raise ReviewError(f"no guide {guide_id!r}", record_id=guide_id, rule="review.missing")
+    return _flags(project, doc, read_state(project, guide_id))
+
+
+def inspect(project: Project, guide_id: str) -> GuideReview:
+    """Return a guide's status, flags and findings, recording its text as a revision."""
+    try:
+        with _locked(project, guide_id) as (_, doc, state):
+            pass
+    except PrepguideError as exc:
+        return GuideReview(
+            id=guide_id,
+            status="unreadable",
+            doc=None,
+            source=project.source(guide_id),
+            state=None,
+            flags=GuideFlags(stale=False, edited_after_approval=False),
+            problem=str(exc),
+        )
+    source = project.source(doc.meta.source)
+    findings = check_guide(doc, project.check_context(source)) if source else []
+    problem = None if source else "no valid source record; run `prepguide sources check`"
+    return GuideReview(
+        id=guide_id,
+        status=state.status,
+        doc=doc,
+        source=source,
+        state=state,
+        flags=_flags(project, doc, state),
+        findings=findings,
+        problem=problem,
+    )
+
+
+def queue(project: Project, status: str | None = None) -> list[GuideReview]:
+    """Return every guide for review, optionally only those in one status."""
+    rows = [inspect(project, guide_id) for guide_id in project.guides.ids()]
+    return [row for row in rows if status is None or row.status == status]
+
+
+def live_version(project: Project, guide_id: str) -> LiveGuide | None:
+    """Return the last approved text of an approved or published guide; None otherwise."""
+    state = read_state(project, guide_id)
+    if state is None or state.live is None:
+        return None
+    live = state.live
+    path = project.guides.history_dir(guide_id) / live.revision
+    try:
+        doc = parse(path.read_text(encoding="utf-8"), str(path))
+    except FileNotFoundError as exc:
+        raise GuideError(
+            "the approved revision is missing; restore it or approve the guide again",
+            path=path,
+            record_id=guide_id,
+            rule="review.live",
+        ) from exc
+    if doc.content_hash != live.content_hash:
+        raise GuideError(
+            "the approved revision no longer matches its approved hash; approve the guide again",
+            path=path,
+            record_id=guide_id,
+            rule="review.live",
+        )
+    return LiveGuide(
+        doc=doc,
+        content_hash=live.content_hash,
+        approved_by=live.approved_by,
+        approved_at=live.approved_at,
+        first_published=state.first_published,
+        updated=datetime.strptime(live.approved_at, "%Y-%m-%dT%H:%M:%SZ").date(),
+    )
+
+
+def log(project: Project, guide_id: str | None = None) -> list[audit.AuditEntry]:
+    """Return the audit trail, oldest first."""
+    return audit.read(project.guides.audit_path, guide_id)
+
+
+# --- actions ------------------------------------------------------------------------------
+
+
+def _refuse(guide_id: str, message: str, rule: str) -> ReviewError:
+    return ReviewError(f"{guide_id}: {message}", record_id=guide_id, rule=rule)
+
+
+def _name(value: str | None, what: str, guide_id: str) -> str:
+    text = " ".join((value or "").split())
+    if not text:
+        raise _refuse(guide_id, f"{what} is required", f"review.{what.split()[0]}")
+    return text
+
+
+def _check_seen(guide_id: str, doc: GuideDoc, expected_hash: str | None) -> None:
+    if expected_hash and expected_hash != doc.content_hash:
+        raise _refuse(
+            guide_id,
+            "the text changed since you opened it "
+            f"(you reviewed {expected_hash[:12]}, the file now holds {doc.content_hash[:12]}); "
+            "reload and review the new text",
+            "review.changed",
+        )
+
+
+def approve(
+    project: Project,
+    guide_id: str,
+    *,
+    by: str,
+    note: str | None = None,
+    expected_hash: str | None = None,
+) -> Outcome:
+    """Approve the exact current text; refuse while checks report errors or if already done."""
+    by = _name(by, "reviewer name (--by)", guide_id)
+    with _locked(project, guide_id) as (text, doc, state):
+        _check_seen(guide_id, doc, expected_hash)
+        if state.status in ("approved", "published"):
+            raise _refuse(
+                guide_id,
+                f"already {state.status}: approved by {state.by} at {state.at}; nothing to do",
+                "review.already",
+            )
+        if state.status == "rejected":
+            raise _refuse(
+                guide_id,
+                f"this exact text was rejected by {state.by} at {state.at} ({state.note}); "
+                "edit or regenerate it, then review it again",
+                "review.rejected",
+            )
+        source = project.source(doc.meta.source)
+        if source is None:
+            raise _refuse(
+                guide_id,
+                "no valid source record to check against; run `prepguide sources check`",
+                "review.source",
+            )
+        findings = check_guide(doc, project.check_context(source))
+        if has_errors(findings):
+            reasons = "; ".join(
+                f"{f.rule} [{f.section}]: {f.message}" for f in findings if f.severity == "error"
+            )
+            raise _refuse(
+                guide_id,
+                f"cannot approve while checks report {count(findings, 'error')} error(s): "
+                f"{reasons}",
+                "review.findings",
+            )
+        revision = project.guides.keep_text(guide_id, text)
+        at = iso(now())
+        state_before = state.status
+        updated = state.model_copy(
+            update={
+                "status": "approved",
+                "by": by,
+                "at": at,
+                "note": note,
+                "live": LiveRecord(
+                    content_hash=doc.content_hash,
+                    revision=revision.name,
+                    approved_by=by,
+                    approved_at=at,
+                    note=note,
+                ),
+            }
+        )
+        _write_state(project, updated)
+        _log(
+            project,
+            doc,
+            guide_id=guide_id,
+            actor=by,
+            action="approve",
+            from_state=state_before,
+            to_state="approved",
+            content_hash=doc.content_hash,
+            note=note,
+        )
+    return Outcome(guide_id, "approve", state_before, "approved", doc.content_hash)
+
+
+def reject(
+    project: Project,
+    guide_id: str,
+    *,
+    by: str,
+    note: str,
+    expected_hash: str | None = None,
+) -> Outcome:
+    """Reject the current draft with a note; any approved version stays live."""
+    by = _name(by, "reviewer name (--by)", guide_id)
+    note = _name(note, "note (--note)", guide_id)
+    with _locked(project, guide_id) as (_, doc, state):
+        _check_seen(guide_id, doc, expected_hash)
+        if state.status != "draft":
+            hint = {
+                "approved": "withdraw it instead",
+                "published": "withdraw it instead",
+                "rejected": f"already rejected by {state.by} at {state.at}",
+                "withdrawn": "it is withdrawn; edit or regenerate it to start a new draft",
+            }[state.status]
+            raise _refuse(
+                guide_id,
+                f"only a draft can be rejected; it is {state.status}: {hint}",
+                "review.transition",
+            )
+        updated = state.model_copy(
+            update={"status": "rejected", "by": by, "at": iso(now()), "note": note}
+        )
+        _write_state(project, updated)
+        _log(
+            project,
+            doc,
+            guide_id=guide_id,
+            actor=by,
+            action="reject",
+            from_state="draft",
+            to_state="rejected",
+            content_hash=doc.content_hash,
+            note=note,
+        )
+    return Outcome(guide_id, "reject", "draft", "rejected", doc.content_hash)
+
+
+def normalize_reason(reason: str | None) -> str | None:
+    """Return the canonical withdrawal reason, or None when it is not one of them."""
+    text = " ".join((reason or "").split()).casefold()
+    return next((r for r in WITHDRAW_REASONS if r == text), None)
+
+
+def withdraw(project: Project, guide_id: str, *, by: str, reason: str) -> Outcome:
+    """Take the live version off the next publish, for one of the allowed reasons."""
+    by = _name(by, "reviewer name (--by)", guide_id)
+    canonical = normalize_reason(reason)
+    if canonical is None:
+        raise _refuse(
+            guide_id,
+            f"reason {reason!r} is not allowed; use one of: {', '.join(WITHDRAW_REASONS)}",
+            "review.reason",
+        )
+    with _locked(project, guide_id) as (_, doc, state):
+        if state.live is None:
+            raise _refuse(
+                guide_id,
+                f"it is {state.status} and has no approved or published version to withdraw",
+                "review.transition",
+            )
+        live_hash = state.live.content_hash
+        before = state.status
+        updated = state.model_copy(
+            update={
+                "status": "withdrawn",
+                "by": by,
+                "at": iso(now()),
+                "note": canonical,
+                "live": None,
+            }
+        )
+        _write_state(project, updated)
+        _log(
+            project,
+            doc,
+            guide_id=guide_id,
+            actor=by,
+            action="withdraw",
+            from_state=before,
+            to_state="withdrawn",
+            content_hash=live_hash,
+            note=canonical,
+        )
+    return Outcome(guide_id, "withdraw", before, "withdrawn", live_hash)
+
+
+def mark_published(
+    project: Project, guide_ids: list[str], actor: str = "prepguide publish"
+) -> None:
+    """Record that a publish run put these live versions on the site."""
+    for guide_id in guide_ids:
+        with project.guides.review_lock(guide_id):
+            state = read_state(project, guide_id)
+            if state is None or state.live is None:
+                raise _refuse(guide_id, "has no live version to publish", "review.transition")
+            if state.live.published_at:
+                continue
+            at = iso(now())
+            live = state.live.model_copy(update={"published_at": at})
+            current = state.status == "approved" and state.content_hash == live.content_hash
+            updated = state.model_copy(
+                update={
+                    "live": live,
+                    "status": "published" if current else state.status,
+                    "first_published": state.first_published or now().date(),
+                }
+            )
+            _write_state(project, updated)
+            doc = parse(
+                (project.guides.history_dir(guide_id) / live.revision).read_text(encoding="utf-8")
+            )
+            _log(
+                project,
+                doc,
+                guide_id=guide_id,
+                actor=actor,
+                action="publish",
+                from_state="approved",
+                to_state="published",
+                content_hash=live.content_hash,
+                note=None
+                if current
+                else f"live version published; the current text is {state.status}",
+            )
+
+
+# --- diffs --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Diff:
+    """A unified diff between two guide bodies."""
+
+    old_label: str
+    new_label: str
+    lines: list[str]
+
+    @property
+    def empty(self) -> bool:
+        return not self.lines
+
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+def _diff(old: str, new: str, old_label: str, new_label: str) -> Diff:
+    lines = difflib.unified_diff(
+        old.splitlines(), new.splitlines(), old_label, new_label, lineterm=""
+    )
+    return Diff(old_label, new_label, list(lines))
+
+
+def diff_previous(project: Project, guide_id: str) -> Diff | None:
+    """Diff the current text against the revision kept before it; None for a first version."""
+    with _locked(project, guide_id) as (_, doc, _state):
+        revisions = project.guides.revisions(guide_id)
+    index = next(
+        (i for i, r in enumerate(revisions) if r.digest == doc.content_hash[:12]), len(revisions)
+    )
+    if index == 0:
+        return None
+    previous = revisions[index - 1]
+    return _diff(
+        previous.read().body, doc.body, f"revision {previous.name}", f"current {guide_id}.md"
+    )
+
+
+def diff_published(project: Project, guide_id: str) -> Diff | None:
+    """Diff the live (approved or published) text against the current text; None if none."""
+    live = live_version(project, guide_id)
+    if live is None:
+        return None
+    doc = project.guides.read(guide_id)
+    new = doc.body if doc else ""
+    label = f"live version approved by {live.approved_by} at {live.approved_at}"
+    return _diff(live.doc.body, new, label, f"current {guide_id}.md")
+
+
+# --- evidence: figures and quotes located in the source -----------------------------------
+
+FIGURE = re.compile(
+    r"(?<![\w.])\d+(?:[.,]\d+)*(?:\s?[-–]\s?\d+(?:[.,]\d+)*)?"
+    r"(?:\s?%|×|[A-Za-z]+\b|\s(?:million|billion|trillion|thousand|percent)\b)?"
+)
+QUOTE = re.compile(r"\"([^\"\n]{2,})\"|“([^”\n]{2,})”")
+
+
+@dataclass(frozen=True)
+class Span:
+    """Where a claim occurs in one field of the source record."""
+
+    field: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A figure or quote from "What X reports" and where the source holds it."""
+
+    kind: str
+    text: str
+    spans: tuple[Span, ...]
+
+    @property
+    def found(self) -> bool:
+        return bool(self.spans)
+
+
+def source_fields(source: Source) -> list[tuple[str, str]]:
+    """List the fields of a record that count as source text, in display order."""
+    fields = [("title", source.title), ("summary", source.summary)]
+    if source.notes:
+        fields.append(("notes", source.notes))
+    fields.extend((f"scale[{i}]", item) for i, item in enumerate(source.scale))
+    return fields
+
+
+def _figure_pattern(figure: str) -> re.Pattern[str]:
+    parts = [re.escape(part) for part in re.split(r"\s+", figure)]
+    body = r"\s+".join(parts).replace("\\-", "[-–]").replace("–", "[-–]")
+    return re.compile(rf"(?<![\w.]){body}(?![\w])", re.IGNORECASE)
+
+
+def _quote_pattern(quote: str) -> re.Pattern[str]:
+    words = [re.escape(word) for word in quote.strip(" .,;:").split()]
+    return re.compile(r"\s+".join(words), re.IGNORECASE)
+
+
+def locate_claims(reports_text: str, fields: list[tuple[str, str]]) -> list[Claim]:
+    """Find each figure and quote of a "reports" text in the source fields."""
+    wanted: list[tuple[str, str, re.Pattern[str]]] = []
+    seen: set[tuple[str, str]] = set()
+    for match in QUOTE.finditer(reports_text):
+        quote = (match.group(1) or match.group(2)).strip()
+        if ("quote", quote) not in seen and quote.strip(" .,;:"):
+            seen.add(("quote", quote))
+            wanted.append(("quote", quote, _quote_pattern(quote)))
+    for match in FIGURE.finditer(reports_text):
+        figure = match.group(0).strip()
+        if ("figure", figure) not in seen:
+            seen.add(("figure", figure))
+            wanted.append(("figure", figure, _figure_pattern(figure)))
+    claims = []
+    for kind, text, pattern in wanted:
+        spans = tuple(
+            Span(name, found.start(), found.end())
+            for name, value in fields
+            for found in pattern.finditer(value)
+        )
+        claims.append(Claim(kind, text, spans))
+    return claims
+
+
+def reports_text(doc: GuideDoc) -> str:
+    """Return the text of the "What X reports" section."""
+    _, sections = split_sections(doc.body)
+    return next((s.text for s in sections if s.key == REPORTS), "")
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A run of source text, highlighted when claims point at it."""
+
+    text: str
+    claims: tuple[int, ...] = ()
+
+
+def highlight(value: str, spans: list[tuple[int, int, int]]) -> list[Segment]:
+    """Split text into segments, tagging each with the claim numbers whose spans cover it."""
+    cuts = sorted({0, len(value), *(s for s, _, _ in spans), *(e for _, e, _ in spans)})
+    segments = []
+    for start, end in zip(cuts, cuts[1:], strict=False):
+        if start >= end:
+            continue
+        covering = tuple(sorted({n for s, e, n in spans if s <= start and end <= e}))
+        segments.append(Segment(value[start:end], covering))
+    return segments
