@@ -18,11 +18,56 @@ def resolve_backend(requested: str) -> str:
     return requested
 
 
-def make_drafter(project: Project, backend: str, model: str | None = None) -> Drafter:
+def make_drafter(
+    project: Project, backend: str, model: str | None = None, *, cache: bool = True
+) -> Drafter:
     """Build the drafter for a backend name."""
     if backend == "offline":
         playbook, text = load_playbook(project.workspace.prompts_dir)
         return OfflineDrafter(playbook, text)
     if backend == "openai":
-        raise ConfigError("the openai backend is not built yet", rule="backend")
+        return make_openai_drafter(project, model, cache=cache)
     raise ConfigError(f"unknown backend {backend!r}; use auto, offline or openai", rule="backend")
+
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+
+
+def _env(name: str) -> str | None:
+    """Read an environment variable; empty or blank counts as unset."""
+    return os.environ.get(name, "").strip() or None
+
+
+def make_openai_drafter(project: Project, model: str | None, *, cache: bool = True) -> Drafter:
+    """Build the OpenAI drafter from OPENAI_API_KEY, OPENAI_BASE_URL and the model settings."""
+    from openai import AsyncOpenAI
+
+    from generator.calllog import CallLog
+    from generator.llm import OpenAIDrafter
+    from generator.llmcache import ResponseCache
+    from generator.prompts import PromptSet
+
+    key = _env("OPENAI_API_KEY")
+    if key is None:
+        raise ConfigError(
+            "the openai backend needs OPENAI_API_KEY; set it, or use --backend offline",
+            rule="backend",
+        )
+    settings = project.settings.llm
+    chosen = (model or "").strip() or _env("PREPGUIDE_MODEL") or settings.model
+    prompts = PromptSet(project.workspace.prompts_dir, project.settings.site.name)
+    client = AsyncOpenAI(
+        api_key=key,
+        base_url=_env("OPENAI_BASE_URL") or DEFAULT_BASE_URL,
+        timeout=settings.timeout,
+        max_retries=settings.max_retries,
+    )
+    state = project.workspace.state_dir
+    return OpenAIDrafter(
+        client,
+        chosen,
+        prompts,
+        max_tokens=settings.max_tokens,
+        cache=ResponseCache.in_state_dir(state) if cache else None,
+        log=CallLog.in_state_dir(state),
+    )

@@ -1,0 +1,288 @@
+"""The OpenAI drafter: structured drafts from any OpenAI-compatible Chat Completions endpoint."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import openai
+from openai import AsyncOpenAI
+from openai.lib._parsing import type_to_response_format_param
+from openai.types.chat import ChatCompletion
+from pydantic import ValidationError
+
+from generator.calllog import CallLog, CallRecord
+from generator.draft import Draft
+from generator.drafting import DraftResult
+from generator.errors import AuthError, DraftError
+from generator.guides import Usage
+from generator.llmcache import CachedResponse, ResponseCache, request_key
+from generator.prompts import PromptSet
+from generator.sources import Source
+
+DRAFTER_VERSION = "openai-1"
+MAX_REASKS = 2
+MAX_ERRORS_SENT = 10
+RESPONSE_FORMAT: dict[str, Any] = type_to_response_format_param(Draft)  # type: ignore[assignment]
+_SPACE = re.compile(r"\s+")
+_QUOTE_MARKS = " \"'“”‘’«»…"
+
+
+def _squash(text: str) -> str:
+    return _SPACE.sub(" ", text).strip()
+
+
+def quote_problems(draft: Draft, source: Source) -> list[str]:
+    """List every reported statement whose quote is not verbatim in the source text."""
+    haystack = _squash(source.source_text)
+    problems = []
+    for index, statement in enumerate(draft.reported):
+        quote = _squash(statement.quote).strip(_QUOTE_MARKS)
+        if not quote or quote not in haystack:
+            problems.append(
+                f"reported.{index}.quote: {statement.quote!r} is not a verbatim span of the "
+                "source; copy the supporting words exactly from the source data"
+            )
+    return problems
+
+
+def validate_content(content: str, source: Source) -> tuple[Draft | None, list[str]]:
+    """Parse a model answer into a Draft; return it, or the errors to send back."""
+    try:
+        draft = Draft.model_validate_json(content)
+    except ValidationError as exc:
+        errors = []
+        for error in exc.errors(include_url=False):
+            loc = ".".join(str(part) for part in error["loc"]) or "answer"
+            errors.append(f"{loc}: {error['msg']}")
+        return None, errors[:MAX_ERRORS_SENT]
+    problems = quote_problems(draft, source)
+    return (None, problems[:MAX_ERRORS_SENT]) if problems else (draft, [])
+
+
+def _retries_of(request: Any) -> int:
+    try:
+        return int(request.headers.get("x-stainless-retry-count", 0))
+    except (AttributeError, RuntimeError, ValueError):
+        return 0
+
+
+@dataclass(frozen=True)
+class _Answer:
+    completion: ChatCompletion
+    latency: float
+    retries: int
+
+
+class _CallFailed(Exception):
+    def __init__(self, error: Exception, outcome: str, retries: int) -> None:
+        self.error = error
+        self.outcome = outcome
+        self.retries = retries
+
+
+class OpenAIDrafter:
+    """Draft guides with a model; every answer is validated and its quotes checked."""
+
+    backend = "openai"
+    version = DRAFTER_VERSION
+
+    def __init__(
+        self,
+        client: AsyncOpenAI,
+        model: str,
+        prompts: PromptSet,
+        *,
+        max_tokens: int = 2000,
+        cache: ResponseCache | None = None,
+        log: CallLog | None = None,
+    ) -> None:
+        self.client = client
+        self.model = model
+        self.prompts = prompts
+        self.prompt_hash = prompts.hash
+        self.max_tokens = max_tokens
+        self.cache = cache
+        self.log = log
+        self._schema_tokens = len(json.dumps(RESPONSE_FORMAT)) // 4
+
+    def estimate_prompt_tokens(self, source: Source) -> int:
+        """Estimate the prompt tokens of a first request at about four characters a token."""
+        chars = sum(len(message["content"]) for message in self.prompts.messages(source))
+        return chars // 4 + self._schema_tokens
+
+    async def draft(self, source: Source) -> DraftResult:
+        """Draft one guide, re-asking at most twice with only the errors."""
+        messages = self.prompts.messages(source)
+        key = None
+        if self.cache is not None:
+            params = {"max_completion_tokens": self.max_tokens}
+            key = request_key(self.model, messages, RESPONSE_FORMAT, params)
+            hit = self.cache.get(key)
+            if hit is not None:
+                draft, errors = validate_content(hit.content, source)
+                if draft is not None:
+                    self._log(source, 0, outcome="ok", cached=True)
+                    return DraftResult(draft=draft, usage=Usage(**hit.usage), model=hit.model)
+        usage = Usage()
+        max_tokens = self.max_tokens
+        bumped = False
+        reasks = 0
+        attempt = 0
+        while True:
+            attempt += 1
+            answer = await self._call(source, attempt, messages, max_tokens)
+            completion = answer.completion
+            if completion.usage is not None:
+                usage.prompt_tokens += completion.usage.prompt_tokens or 0
+                usage.completion_tokens += completion.usage.completion_tokens or 0
+                usage.total_tokens += completion.usage.total_tokens or 0
+            if not completion.choices:
+                self._log_completion(source, attempt, answer, "error: no choices")
+                raise DraftError("the model returned no choices", record_id=source.key)
+            choice = completion.choices[0]
+            refusal = getattr(choice.message, "refusal", None)
+            if refusal:
+                self._log_completion(source, attempt, answer, "refusal")
+                raise DraftError(f"the model refused: {_squash(refusal)}", record_id=source.key)
+            if choice.finish_reason == "content_filter":
+                self._log_completion(source, attempt, answer, "content_filter")
+                raise DraftError(
+                    "the answer was blocked by the content filter", record_id=source.key
+                )
+            if choice.finish_reason == "length":
+                self._log_completion(source, attempt, answer, "length")
+                if bumped:
+                    raise DraftError(
+                        f"the answer was cut off at {max_tokens} tokens, even after one retry "
+                        "with a larger limit; raise [llm] max_tokens",
+                        record_id=source.key,
+                    )
+                bumped = True
+                max_tokens *= 2
+                continue
+            content = choice.message.content or ""
+            draft, errors = validate_content(content, source)
+            if draft is not None:
+                self._log_completion(source, attempt, answer, "ok")
+                if self.cache is not None and key is not None:
+                    model = completion.model or self.model
+                    self.cache.put(key, CachedResponse(model, content, usage.model_dump()))
+                return DraftResult(draft=draft, usage=usage, model=completion.model or self.model)
+            self._log_completion(source, attempt, answer, "invalid")
+            if reasks == MAX_REASKS:
+                raise DraftError(
+                    f"no valid draft after {MAX_REASKS} re-asks: {'; '.join(errors[:3])}",
+                    record_id=source.key,
+                )
+            reasks += 1
+            messages = [
+                *messages,
+                {"role": "assistant", "content": content},
+                self.prompts.repair(errors),
+            ]
+
+    async def _call(self, source: Source, attempt: int, messages: list, max_tokens: int) -> _Answer:
+        started = time.perf_counter()
+        try:
+            raw = await self.client.chat.completions.with_raw_response.create(
+                model=self.model,
+                messages=messages,
+                response_format=RESPONSE_FORMAT,
+                max_completion_tokens=max_tokens,
+            )
+            completion = raw.parse()
+        except openai.APIError as exc:
+            failed = self._translate(exc, source)
+            self._log(
+                source,
+                attempt,
+                outcome=failed.outcome,
+                retries=failed.retries,
+                latency=time.perf_counter() - started,
+            )
+            raise failed.error from exc
+        return _Answer(completion, time.perf_counter() - started, raw.retries_taken)
+
+    def _translate(self, exc: openai.APIError, source: Source) -> _CallFailed:
+        if isinstance(exc, openai.APIStatusError):
+            retries = _retries_of(exc.response.request)
+            status = exc.status_code
+            if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
+                error: Exception = AuthError(
+                    f"the API refused the credentials (HTTP {status}); check OPENAI_API_KEY",
+                    record_id=source.key,
+                    rule="llm.auth",
+                )
+                return _CallFailed(error, f"error: HTTP {status}", retries)
+            detail = _squash(str(exc.message))[:200]
+            after = f" after {retries} retries" if retries else ""
+            error = DraftError(f"HTTP {status}{after}: {detail}", record_id=source.key)
+            return _CallFailed(error, f"error: HTTP {status}", retries)
+        retries = _retries_of(getattr(exc, "request", None))
+        after = f" after {retries} retries" if retries else ""
+        if isinstance(exc, openai.APITimeoutError):
+            timeout = self.client.timeout
+            seconds = getattr(timeout, "read", None) or timeout
+            error = DraftError(f"timed out ({seconds}s){after}", record_id=source.key)
+            return _CallFailed(error, "error: timeout", retries)
+        if isinstance(exc, openai.APIConnectionError):
+            error = DraftError(f"cannot reach {self.client.base_url}{after}", record_id=source.key)
+            return _CallFailed(error, "error: connection", retries)
+        error = DraftError(f"unusable response: {_squash(str(exc))[:200]}", record_id=source.key)
+        return _CallFailed(error, "error: response", retries)
+
+    def _log_completion(self, source: Source, attempt: int, answer: _Answer, outcome: str) -> None:
+        completion = answer.completion
+        usage = completion.usage
+        self._log(
+            source,
+            attempt,
+            outcome=outcome,
+            prompt_tokens=(usage.prompt_tokens or 0) if usage else 0,
+            completion_tokens=(usage.completion_tokens or 0) if usage else 0,
+            latency=answer.latency,
+            retries=answer.retries,
+            model=completion.model or self.model,
+        )
+
+    def _log(
+        self,
+        source: Source,
+        attempt: int,
+        *,
+        outcome: str,
+        prompt_tokens: int = 0,
+        completion_tokens: int = 0,
+        latency: float = 0.0,
+        retries: int = 0,
+        cached: bool = False,
+        model: str | None = None,
+    ) -> None:
+        if self.log is None:
+            return
+        self.log.add(
+            CallRecord(
+                model=model or self.model,
+                prompt_hash=self.prompt_hash,
+                guide_id=source.key,
+                attempt=attempt,
+                prompt_tokens=prompt_tokens,
+                completion_tokens=completion_tokens,
+                latency_ms=round(latency * 1000),
+                retries=retries,
+                cached=cached,
+                outcome=outcome,
+            )
+        )
+
+    async def aclose(self) -> None:
+        """Close the HTTP client, the cache and the log."""
+        await self.client.close()
+        if self.cache is not None:
+            self.cache.close()
+        if self.log is not None:
+            self.log.close()
