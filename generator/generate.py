@@ -110,6 +110,8 @@ async def run_generation(
     limit = asyncio.Semaphore(max(1, concurrency))
     stop = asyncio.Event()
 
+    tasks: list[asyncio.Task] = []
+
     async def one(source: Source) -> None:
         async with limit:
             if stop.is_set():
@@ -121,6 +123,9 @@ async def run_generation(
             except AuthError as exc:
                 report.aborted = exc.message
                 stop.set()
+                for task in tasks:
+                    if task is not asyncio.current_task():
+                        task.cancel()
                 return
             except PrepguideError as exc:
                 report.failed[source.key] = exc.message
@@ -132,8 +137,16 @@ async def run_generation(
             if on_progress:
                 on_progress(report)
 
-    tasks = [asyncio.create_task(one(p.source)) for p in plan if p.action == "generate"]
-    await asyncio.gather(*tasks)
+    tasks.extend(asyncio.create_task(one(p.source)) for p in plan if p.action == "generate")
+    try:
+        outcomes = await asyncio.gather(*tasks, return_exceptions=True)
+    finally:
+        close = getattr(drafter, "aclose", None)
+        if close is not None:
+            await close()
+    for outcome in outcomes:
+        if isinstance(outcome, Exception):
+            raise outcome
     report.generated.sort()
     report.elapsed = time.monotonic() - started
     return report
