@@ -21,6 +21,7 @@ from generator.generate import GenerateReport, plan_generation, run_generation
 from generator.importer import import_records, read_import_file
 from generator.project import Project
 from generator.publish import publish as publish_site
+from generator.topics import compute_topics
 from generator.verify import (
     VerifyRow,
     check_links,
@@ -600,13 +601,46 @@ def review_serve(ctx: Context, host: str, port: int) -> None:
 def _publish(project: Project, out: Path | None, preview: bool) -> None:
     out_dir = out or project.workspace.site_dir
     report = publish_site(project, out_dir, preview=preview)
+    drafts = f", {len(report.drafts)} drafts" if preview else ""
     click.echo(
-        f"published {len(report.pages)} pages ({report.written} changed) to {out_dir}"
-        + (" [preview: drafts included, noindex]" if preview else "")
+        f"published {len(report.guides)} guides{drafts} in {len(report.pages)} pages "
+        f"({report.written} changed, {len(report.removed)} removed"
+        + (", nothing changed since the last build" if report.reused else "")
+        + f") to {out_dir}"
+        + (" [preview: drafts bannered, noindex]" if preview else "")
     )
     for guide_id, reason in sorted(report.left_out.items()):
         click.echo(f"  left out {guide_id}: {reason}")
+    for relative in report.removed:
+        click.echo(f"  removed {relative}")
+    for problem in report.problems:
+        click.echo(f"warning: {problem}", err=True)
     click.echo(f"open {(out_dir / 'index.html').resolve().as_uri()}")
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+@pass_ctx
+def topics(ctx: Context, as_json: bool) -> None:
+    """Print the topic hub statistics computed over the whole source database."""
+    project = ctx.project
+    report_source_problems(project)
+    hubs = compute_topics(project.sources.sources, project.settings.topics.min_sources)
+    if as_json:
+        payload = {
+            "total": len(project.sources.sources),
+            "min_sources": project.settings.topics.min_sources,
+            "topics": [topic.as_json() for topic in hubs],
+        }
+        click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+        return
+    for topic in hubs:
+        click.echo(f"{topic.name} (topics/{topic.slug}/)")
+        click.echo(f"  {topic.paragraph}")
+    click.echo(
+        f"{len(hubs)} topics with at least {project.settings.topics.min_sources} write-ups "
+        f"across {len(project.sources.sources)} write-ups"
+    )
 
 
 @cli.command()

@@ -1,8 +1,15 @@
-"""Publishing: render guides into the static site under site/."""
+"""Publishing: render live guides, topic hubs, company pages, index, feed and sitemap."""
 
 from __future__ import annotations
 
+import hashlib
+import html
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from datetime import date
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -10,13 +17,36 @@ from pathlib import Path
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
-from generator.errors import PublishError
-from generator.fsio import write_if_changed
-from generator.guides import GuideDoc, split_sections
-from generator.markdown import to_html
+from generator import __version__
+from generator.checks import check_guide, has_errors
+from generator.errors import PrepguideError, PublishError
+from generator.feeds import FeedEntry, SitemapEntry, atom_feed, sitemap
+from generator.fsio import atomic_write_text
+from generator.guides import (
+    CASE_STUDY,
+    INTERPRETATION,
+    PRACTICE,
+    REPORTS,
+    GuideDoc,
+    section_kind,
+)
+from generator.markdown import safe_link, to_html
 from generator.project import Project
+from generator.related import RelatedIndex
+from generator.review import live_version, mark_published, read_state
+from generator.sources import Source, normalize_tag, slugify
+from generator.topics import Topic, compute_topics, join_names, recency_key, unique_slugs
 
 DRAFT_BANNER = "Draft: not reviewed. This page is a preview and is not indexed."
+PREVIEW_BANNER = "Preview build: drafts that are not reviewed are included. Not indexed."
+CACHE_DIR = "publish"
+MANAGED_DIRS = ("guides", "topics", "companies", "page")
+SECTION_STYLE = {
+    REPORTS: ("source-account", "The source's account"),
+    INTERPRETATION: ("ours", "Our interpretation"),
+    CASE_STUDY: ("ours", "Our suggested case study"),
+    PRACTICE: ("ours", "Our suggested steps"),
+}
 
 
 @dataclass
@@ -26,27 +56,59 @@ class PublishReport:
     out_dir: Path
     pages: list[str] = field(default_factory=list)
     written: int = 0
+    removed: list[str] = field(default_factory=list)
     left_out: dict[str, str] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+    guides: list[str] = field(default_factory=list)
+    drafts: list[str] = field(default_factory=list)
+    reused: bool = False
+
+
+@dataclass(frozen=True)
+class SiteGuide:
+    """A guide that goes on the site, in the version that is live (or the draft, in preview)."""
+
+    id: str
+    doc: GuideDoc
+    source: Source
+    draft: bool
+    first_published: date | None
+    updated: date | None
+
+    @property
+    def published(self) -> date | None:
+        return self.first_published or self.updated
+
+    @property
+    def href(self) -> str:
+        return f"guides/{self.id}/index.html"
 
 
 @lru_cache(maxsize=1)
 def page_environment() -> Environment:
     """Return the Jinja2 environment for page templates (autoescaped, strict)."""
-    return Environment(
+    env = Environment(
         loader=PackageLoader("generator", "templates"),
         autoescape=select_autoescape(["html", "xml"]),
         undefined=StrictUndefined,
         keep_trailing_newline=True,
+        auto_reload=False,
     )
+    return env
 
 
 def confined(out_dir: Path, relative: str) -> Path:
     """Resolve a page path and refuse anything outside the output folder."""
     base = out_dir.resolve()
     target = (base / relative).resolve()
-    if not target.is_relative_to(base):
+    if not target.is_relative_to(base) or target == base:
         raise PublishError(f"page path {relative!r} escapes {base}", path=target, rule="path")
     return target
+
+
+def safe_url(url: str | None) -> str | None:
+    """Return the URL when it is absolute http(s), else None."""
+    return url if url and safe_link(url) and not url.strip().startswith("#") else None
 
 
 def guide_body_html(doc: GuideDoc) -> str:
@@ -54,59 +116,619 @@ def guide_body_html(doc: GuideDoc) -> str:
     return to_html(doc.body)
 
 
-def publish(project: Project, out_dir: Path, *, preview: bool) -> PublishReport:
-    """Write the site: approved guides, plus drafts bannered and noindexed under preview."""
-    report = PublishReport(out_dir=out_dir)
-    env = page_environment()
-    site = project.settings.site
-    entries = []
+# --- scope -------------------------------------------------------------------------------
+
+
+def _date(value: object) -> date | None:
+    if value is None or isinstance(value, date):
+        return value
+    return date.fromisoformat(str(value)[:10])
+
+
+def select_guides(project: Project, *, preview: bool) -> tuple[list[SiteGuide], dict[str, str]]:
+    """Pick the live version of every approved guide whose checks pass; drafts under preview."""
+    chosen: list[SiteGuide] = []
+    left_out: dict[str, str] = {}
+    by_id = project.sources.by_id()
     for guide_id in project.guides.ids():
-        doc = project.guides.read(guide_id)
-        source = project.source(guide_id)
-        if doc is None or source is None:
-            report.left_out[guide_id] = "no valid source record"
+        try:
+            state = read_state(project, guide_id)
+            live = live_version(project, guide_id) if state and state.live else None
+            doc = live.doc if live else project.guides.read(guide_id)
+        except PrepguideError as exc:
+            left_out[guide_id] = f"cannot read the guide or its review state: {exc}"
             continue
-        is_draft = doc.meta.status not in ("approved", "published")
-        if is_draft and not preview:
-            report.left_out[guide_id] = f"status is {doc.meta.status}"
+        if doc is None:
             continue
-        _, sections = split_sections(doc.body)
-        html = env.get_template("guide.html").render(
-            site=site,
-            root="../../",
-            noindex=is_draft,
-            banner=DRAFT_BANNER if is_draft else None,
-            guide={
-                "title": doc.meta.title,
-                "company": doc.meta.company,
-                "draft": is_draft,
-                "html": Markup(guide_body_html(doc)),
-                "sections": sections,
-            },
-        )
-        relative = f"guides/{guide_id}/index.html"
-        report.written += write_if_changed(confined(out_dir, relative), html.encode("utf-8"))
-        report.pages.append(relative)
-        entries.append(
+        source = by_id.get(doc.meta.source)
+        if source is None:
+            left_out[guide_id] = (
+                f"no valid source record {doc.meta.source!r}; run `prepguide sources check`"
+            )
+            continue
+        if live is not None:
+            findings = check_guide(live.doc, project.check_context(source))
+            if has_errors(findings):
+                rules = sorted({f.rule for f in findings if f.severity == "error"})
+                left_out[guide_id] = (
+                    f"the approved version fails checks ({', '.join(rules)}); "
+                    f"run `prepguide check {guide_id}`"
+                )
+                continue
+            chosen.append(
+                SiteGuide(
+                    id=guide_id,
+                    doc=live.doc,
+                    source=source,
+                    draft=False,
+                    first_published=_date(live.first_published),
+                    updated=_date(live.updated),
+                )
+            )
+            continue
+        status = state.status if state else "draft"
+        if preview and status == "draft":
+            chosen.append(SiteGuide(guide_id, doc, source, True, None, None))
+        elif status == "draft":
+            left_out[guide_id] = "draft, not approved yet; run `prepguide review approve`"
+        elif status == "withdrawn":
+            left_out[guide_id] = f"withdrawn ({state.note})" if state.note else "withdrawn"
+        else:
+            left_out[guide_id] = status
+    return chosen, left_out
+
+
+# --- page data ---------------------------------------------------------------------------
+
+
+def body_parts(body_html: str) -> tuple[str, list[dict]]:
+    """Split rendered body HTML at its <h2> headings into the preamble and labelled sections."""
+    chunks = body_html.split("<h2>")
+    sections = []
+    for chunk in chunks[1:]:
+        heading_html, _, rest = chunk.partition("</h2>")
+        kind = section_kind(html.unescape(heading_html).strip())
+        if kind == "originals":
+            continue
+        css, label = SECTION_STYLE.get(kind, ("ours", "Our notes"))
+        sections.append(
             {
-                "href": f"guides/{guide_id}/index.html",
-                "title": doc.meta.title,
-                "company": doc.meta.company,
-                "published": source.published.isoformat() if source.published else "",
-                "draft": is_draft,
-                "sort": (source.published.isoformat() if source.published else "", guide_id),
+                "kind": kind or "other",
+                "css": css,
+                "label": label,
+                "html": Markup(f"<h2>{heading_html}</h2>{rest}"),
             }
         )
-    entries.sort(key=lambda entry: entry["sort"], reverse=True)
-    index = env.get_template("index.html").render(
-        site=site,
-        root="",
-        noindex=preview,
-        banner=DRAFT_BANNER if preview else None,
-        guides=entries,
-    )
-    report.written += write_if_changed(confined(out_dir, "index.html"), index.encode("utf-8"))
-    style = resources.files("generator").joinpath("templates/style.css").read_bytes()
-    report.written += write_if_changed(confined(out_dir, "style.css"), style)
-    report.pages.extend(["index.html", "style.css"])
+    return chunks[0], sections
+
+
+class SiteModel:
+    """Everything the pages are made from, computed once per build."""
+
+    def __init__(self, project: Project, guides: list[SiteGuide]) -> None:
+        self.project = project
+        self.site = project.settings.site
+        self.base_url = self.site.base_url.rstrip("/")
+        self.sources = sorted(project.sources.sources, key=lambda s: s.key)
+        self.guides = guides
+        self.guide_of: dict[str, SiteGuide] = {g.source.key: g for g in guides}
+        self.problems: list[str] = []
+        topics = compute_topics(self.sources, project.settings.topics.min_sources)
+        self.topics, clashes = unique_slugs(topics)
+        for clash in clashes:
+            if clash.kept:
+                self.problems.append(
+                    f"topic slug {clash.slug!r} is shared by {clash.kept!r} and "
+                    f"{join_names([repr(n) for n in clash.dropped])}; only {clash.kept!r} "
+                    "gets a hub: rename the other tags"
+                )
+            else:
+                self.problems.append(
+                    f"tag {join_names([repr(n) for n in clash.dropped])} has no letters or "
+                    "digits for a hub address; no hub written"
+                )
+        self.topic_href = {t.key: f"topics/{t.slug}/index.html" for t in self.topics}
+        self.companies = self._companies()
+        self.company_href = {
+            normalize_tag(name): f"companies/{slug}/index.html"
+            for slug, (name, _) in self.companies.items()
+        }
+        self.related = RelatedIndex(self.sources)
+        self._cards: dict[str, Markup] = {}
+
+    def _companies(self) -> dict[str, tuple[str, list[Source]]]:
+        groups: dict[str, dict[str, list[Source]]] = {}
+        for source in self.sources:
+            groups.setdefault(slugify(source.company), {}).setdefault(
+                normalize_tag(source.company), []
+            ).append(source)
+        companies = {}
+        for slug, by_name in sorted(groups.items()):
+            ranked = sorted(by_name.values(), key=lambda group: (-len(group), group[0].company))
+            name = ranked[0][0].company
+            if not slug:
+                self.problems.append(
+                    f"company {name!r} has no letters or digits for a page address; "
+                    "no company page written"
+                )
+                continue
+            if len(ranked) > 1:
+                others = join_names([repr(group[0].company) for group in ranked[1:]])
+                self.problems.append(
+                    f"company slug {slug!r} is shared by {name!r} and {others}; only {name!r} "
+                    "gets the page: make the company names consistent"
+                )
+            companies[slug] = (name, sorted(ranked[0], key=recency_key))
+        return companies
+
+    def tag_links(self, tags: Iterable[str]) -> list[dict]:
+        return [{"name": tag, "href": self.topic_href.get(normalize_tag(tag))} for tag in tags]
+
+    def source_href(self, source: Source) -> str | None:
+        """Link to the guide when it is on the site, else to the write-up's source card."""
+        guide = self.guide_of.get(source.key)
+        if guide is not None:
+            return guide.href
+        company = self.company_href.get(normalize_tag(source.company))
+        return f"{company}#{source.key}" if company else None
+
+    def related_items(self, source: Source) -> list[dict]:
+        items = []
+        for other in self.related.related(source):
+            href = self.source_href(other)
+            if href is None:
+                continue
+            items.append(
+                {
+                    "title": other.title,
+                    "company": other.company,
+                    "year": other.published.year if other.published else None,
+                    "summary": other.summary,
+                    "href": href,
+                    "is_guide": other.key in self.guide_of,
+                    "tags": self.tag_links(other.tags),
+                }
+            )
+        return items
+
+    def card(self, source: Source) -> Markup:
+        """Render a write-up's source card once; hubs and company pages share the same depth."""
+        cached = self._cards.get(source.key)
+        if cached is None:
+            guide = self.guide_of.get(source.key)
+            data = {
+                "id": source.key,
+                "company": source.company,
+                "year": source.published.year if source.published else None,
+                "title": source.title,
+                "url": safe_url(source.url),
+                "summary": source.summary,
+                "published": source.published.isoformat() if source.published else None,
+                "scale": source.scale,
+                "techniques": self.tag_links(source.techniques),
+                "stack": self.tag_links(source.stack),
+                "guide_href": guide.href if guide else None,
+                "draft": bool(guide and guide.draft),
+                "related": self.related_items(source),
+            }
+            module = page_environment().get_template("cards.html").module
+            cached = Markup(module.source_card(data, "../../"))
+            self._cards[source.key] = cached
+        return cached
+
+
+# --- writing -----------------------------------------------------------------------------
+
+
+def _write_page(path: Path, data: bytes) -> None:
+    """Replace a page atomically; pages are rebuilt from inputs, so no fsync per page."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+class SiteWriter:
+    """Write pages into the output folder, skipping those whose content did not change."""
+
+    def __init__(self, out_dir: Path, previous: dict[str, list]) -> None:
+        self.out_dir = out_dir
+        self.previous = previous
+        self.pages: dict[str, list] = {}
+        self.written = 0
+
+    def put(self, relative: str, text: str | bytes) -> None:
+        if relative in self.pages:
+            raise PublishError(
+                f"two pages want {relative!r}; refusing to overwrite", path=relative, rule="slug"
+            )
+        data = text.encode("utf-8") if isinstance(text, str) else text
+        target = confined(self.out_dir, relative)
+        digest = hashlib.sha256(data).hexdigest()
+        self.pages[relative] = [digest, len(data)]
+        known = self.previous.get(relative)
+        if known == [digest, len(data)]:
+            try:
+                if target.stat().st_size == len(data):
+                    return
+            except FileNotFoundError:
+                pass
+        elif known is None and target.is_file() and target.read_bytes() == data:
+            return
+        _write_page(target, data)
+        self.written += 1
+
+
+# --- incremental state -------------------------------------------------------------------
+
+
+def _walk(folder: Path, skip: Path | None = None) -> Iterator[os.DirEntry]:
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    for entry in entries:
+        if entry.is_dir(follow_symlinks=False):
+            if skip is None or Path(entry.path) != skip:
+                yield from _walk(Path(entry.path), skip)
+        elif entry.is_file():
+            yield entry
+
+
+def input_fingerprint(project: Project, out_dir: Path, preview: bool) -> str:
+    """Hash what the site is made from: inputs, review state, settings, code and the date."""
+    digest = hashlib.sha256()
+    header = [__version__, str(out_dir.resolve()), preview, project.today.isoformat()]
+    digest.update(json.dumps(header).encode())
+    digest.update(project.settings.model_dump_json().encode())
+    ws = project.workspace
+    package = Path(__file__).parent
+    cache = ws.state_dir / CACHE_DIR
+    for folder in (ws.sources_dir, ws.guides_dir, ws.state_dir, package):
+        for entry in _walk(folder, skip=cache):
+            if entry.name.endswith((".pyc", ".tmp")):
+                continue
+            st = entry.stat()
+            digest.update(f"{entry.path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n".encode())
+    config = ws.config_path
+    if config.exists():
+        digest.update(config.read_bytes())
+    return digest.hexdigest()
+
+
+def _state_paths(project: Project, out_dir: Path) -> tuple[Path, Path]:
+    folder = project.workspace.state_dir / CACHE_DIR
+    key = hashlib.sha256(str(out_dir.resolve()).encode()).hexdigest()[:16]
+    return folder / f"manifest-{key}.json", folder / "bodies.json"
+
+
+def _read_json(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (FileNotFoundError, ValueError, UnicodeDecodeError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _unchanged(manifest: dict, fingerprint: str, out_dir: Path) -> bool:
+    if manifest.get("fingerprint") != fingerprint:
+        return False
+    for relative, (_, size) in manifest.get("pages", {}).items():
+        try:
+            if (out_dir / relative).stat().st_size != size:
+                return False
+        except FileNotFoundError:
+            return False
+    return True
+
+
+def _prune(out_dir: Path, keep: dict[str, list], previous: dict[str, list]) -> list[str]:
+    """Remove pages of an earlier build that this build no longer produces."""
+    stale = {rel for rel in previous if rel not in keep}
+    base = out_dir.resolve()
+    for top in MANAGED_DIRS:
+        for entry in _walk(base / top):
+            relative = Path(entry.path).relative_to(base).as_posix()
+            if entry.name == "index.html" and relative not in keep:
+                stale.add(relative)
+    removed = []
+    for relative in sorted(stale):
+        target = confined(out_dir, relative)
+        if target.is_file():
+            target.unlink()
+            removed.append(relative)
+            parent = target.parent
+            while parent != base and parent.is_dir() and not any(parent.iterdir()):
+                parent.rmdir()
+                parent = parent.parent
+    return removed
+
+
+# --- the build ---------------------------------------------------------------------------
+
+
+def publish(project: Project, out_dir: Path, *, preview: bool) -> PublishReport:
+    """Write the site: live approved guides, plus drafts bannered and noindexed under preview."""
+    report = PublishReport(out_dir=out_dir)
+    manifest_path, bodies_path = _state_paths(project, out_dir)
+    manifest = _read_json(manifest_path)
+    fingerprint = input_fingerprint(project, out_dir, preview)
+    if _unchanged(manifest, fingerprint, out_dir):
+        report.pages = sorted(manifest["pages"])
+        report.left_out = manifest.get("left_out", {})
+        report.problems = manifest.get("problems", [])
+        report.guides = manifest.get("guides", [])
+        report.drafts = manifest.get("drafts", [])
+        report.reused = True
+        return report
+
+    guides, report.left_out = select_guides(project, preview=preview)
+    model = SiteModel(project, guides)
+    report.problems = model.problems
+    report.guides = sorted(g.id for g in guides if not g.draft)
+    report.drafts = sorted(g.id for g in guides if g.draft)
+    writer = SiteWriter(out_dir, manifest.get("pages", {}) if isinstance(manifest, dict) else {})
+    cached_bodies = _read_json(bodies_path)
+    bodies = render_site(model, writer, cached_bodies, preview=preview)
+
+    report.removed = _prune(out_dir, writer.pages, manifest.get("pages", {}))
+    report.pages = sorted(writer.pages)
+    report.written = writer.written
+    if bodies != cached_bodies:
+        atomic_write_text(bodies_path, json.dumps(bodies, sort_keys=True, ensure_ascii=False))
+    if not preview and report.guides:
+        mark_published(project, report.guides)
+    state = {
+        "fingerprint": input_fingerprint(project, out_dir, preview),
+        "pages": writer.pages,
+        "left_out": report.left_out,
+        "problems": report.problems,
+        "guides": report.guides,
+        "drafts": report.drafts,
+    }
+    atomic_write_text(manifest_path, json.dumps(state, sort_keys=True, indent=0))
     return report
+
+
+def render_site(
+    model: SiteModel, writer: SiteWriter, cached_bodies: dict[str, str], *, preview: bool
+) -> dict[str, str]:
+    """Render every page through the writer; return the body HTML cache to keep."""
+    env = page_environment()
+    site = model.site
+    common = {"site": site, "noindex": preview, "description": None}
+    bodies: dict[str, str] = {}
+    feed_entries: list[FeedEntry] = []
+    guide_template = env.get_template("guide.html")
+    for guide in sorted(model.guides, key=lambda g: g.id):
+        content_hash = guide.doc.content_hash
+        body_html = cached_bodies.get(content_hash)
+        if body_html is None:
+            body_html = guide_body_html(guide.doc)
+        bodies[content_hash] = body_html
+        preamble_html, sections = body_parts(body_html)
+        source = guide.source
+        originals = [
+            {
+                "title": view.title,
+                "url": safe_url(view.url),
+                "publisher": view.publisher,
+                "published": view.published.isoformat() if view.published else None,
+                "checked": view.checked.isoformat() if view.checked else None,
+            }
+            for view in model.project.originals(source)
+        ]
+        page = guide_template.render(
+            common,
+            root="../../",
+            banner=DRAFT_BANNER if guide.draft else None,
+            noindex=preview or guide.draft,
+            description=source.summary,
+            guide={
+                "id": guide.id,
+                "title": guide.doc.meta.title,
+                "company": guide.doc.meta.company,
+                "draft": guide.draft,
+                "updated": guide.updated.isoformat() if guide.updated else None,
+                "first_published": (
+                    guide.first_published.isoformat() if guide.first_published else None
+                ),
+                "preamble": Markup(preamble_html),
+                "sections": sections,
+                "originals": originals,
+                "topics": [t for t in model.tag_links(source.tags) if t["href"]],
+                "related": model.related_items(source),
+            },
+        )
+        writer.put(guide.href, page)
+        if not guide.draft and guide.updated:
+            feed_entries.append(
+                FeedEntry(
+                    url=f"{model.base_url}/guides/{guide.id}/",
+                    title=guide.doc.meta.title,
+                    author=site.name,
+                    summary=source.summary,
+                    content_html=body_html,
+                    published=guide.published or guide.updated,
+                    updated=guide.updated,
+                )
+            )
+    _render_index(model, writer, common, preview)
+    _render_topics(model, writer, common)
+    _render_companies(model, writer, common)
+    _render_feeds(model, writer, feed_entries)
+    style = resources.files("generator").joinpath("templates/style.css").read_bytes()
+    writer.put("style.css", style)
+    return bodies
+
+
+def _listing_order(guide: SiteGuide) -> tuple:
+    published = guide.published or date.min
+    return (guide.published is None, -published.toordinal(), *recency_key(guide.source))
+
+
+def _render_index(model: SiteModel, writer: SiteWriter, common: dict, preview: bool) -> None:
+    template = page_environment().get_template("index.html")
+    ordered = sorted(model.guides, key=_listing_order)
+    size = model.site.page_size
+    count = max(1, -(-len(ordered) // size))
+    for number in range(1, count + 1):
+        chunk = ordered[(number - 1) * size : number * size]
+        relative = "index.html" if number == 1 else f"page/{number}/index.html"
+        root = "" if number == 1 else "../../"
+
+        def page_href(n: int) -> str:
+            return "index.html" if n == 1 else f"page/{n}/index.html"
+
+        items = [
+            {
+                "href": g.href,
+                "title": g.doc.meta.title,
+                "company": g.doc.meta.company,
+                "summary": g.source.summary,
+                "published": g.published.isoformat() if g.published else None,
+                "updated": g.updated.isoformat() if g.updated else None,
+                "draft": g.draft,
+            }
+            for g in chunk
+        ]
+        page = template.render(
+            common,
+            root=root,
+            banner=PREVIEW_BANNER if preview else None,
+            guides=items,
+            pager={
+                "number": number,
+                "count": count,
+                "prev": page_href(number - 1) if number > 1 else None,
+                "next": page_href(number + 1) if number < count else None,
+            },
+        )
+        writer.put(relative, page)
+
+
+def _card_note(topic: Topic, model: SiteModel) -> str:
+    if all(source.key in model.guide_of for source in topic.sources):
+        return "Each card below links to our short summary and the original post."
+    return "Each card below links to the original post, and to our guide where one is published."
+
+
+def _render_topics(model: SiteModel, writer: SiteWriter, common: dict) -> None:
+    env = page_environment()
+    hub = env.get_template("hub.html")
+    labels = {"stack": "Stack", "techniques": "Technique", "both": "Technique and stack"}
+    for topic in model.topics:
+        page = hub.render(
+            common,
+            root="../../",
+            banner=None,
+            description=topic.paragraph,
+            topic={
+                "title": topic.title,
+                "paragraph": topic.paragraph,
+                "card_note": _card_note(topic, model),
+                "field_label": labels[topic.field],
+            },
+            cards=[model.card(source) for source in topic.sources],
+        )
+        writer.put(f"topics/{topic.slug}/index.html", page)
+    items = [
+        {
+            "href": f"topics/{t.slug}/index.html",
+            "name": t.name,
+            "note": f"{t.count} write-ups · {labels[t.field].lower()}",
+        }
+        for t in sorted(model.topics, key=lambda t: (-t.count, t.name.casefold(), t.slug))
+    ]
+    threshold = model.project.settings.topics.min_sources
+    page = env.get_template("listing.html").render(
+        common,
+        root="../",
+        banner=None,
+        heading="Topics",
+        intro=f"Every technique and stack tag that at least {threshold} write-ups in our "
+        "database mention, most common first.",
+        items=items,
+    )
+    writer.put("topics/index.html", page)
+
+
+def _render_companies(model: SiteModel, writer: SiteWriter, common: dict) -> None:
+    env = page_environment()
+    template = env.get_template("company.html")
+    items = []
+    for slug, (name, members) in model.companies.items():
+        with_guides = sum(1 for s in members if s.key in model.guide_of)
+        years = sorted(s.published.year for s in members if s.published)
+        span = ""
+        if years:
+            span = (
+                f", published in {years[0]}"
+                if years[0] == years[-1]
+                else f", published between {years[0]} and {years[-1]}"
+            )
+        noun = "write-up" if len(members) == 1 else "write-ups"
+        sentence = (
+            f"{len(members)} engineering {noun} from {name} in our database{span}. "
+            f"{with_guides} of them {'has' if with_guides == 1 else 'have'} a published guide."
+        )
+        page = template.render(
+            common,
+            root="../../",
+            banner=None,
+            description=sentence,
+            company={"name": name, "sentence": sentence},
+            cards=[model.card(source) for source in members],
+        )
+        writer.put(f"companies/{slug}/index.html", page)
+        items.append(
+            {"href": f"companies/{slug}/index.html", "name": name, "note": f"{len(members)} {noun}"}
+        )
+    page = env.get_template("listing.html").render(
+        common,
+        root="../",
+        banner=None,
+        heading="Companies",
+        intro="Every company with a write-up in our database.",
+        items=sorted(items, key=lambda i: (i["name"].casefold(), i["href"])),
+    )
+    writer.put("companies/index.html", page)
+
+
+def _render_feeds(model: SiteModel, writer: SiteWriter, entries: list[FeedEntry]) -> None:
+    site_url = f"{model.base_url}/"
+    writer.put(
+        "feed.xml",
+        atom_feed(
+            title=model.site.name,
+            site_url=site_url,
+            feed_url=f"{model.base_url}/feed.xml",
+            entries=entries,
+        ),
+    )
+    live = [g for g in model.guides if not g.draft]
+    latest = max((g.updated for g in live if g.updated), default=None)
+    urls = [SitemapEntry(site_url, latest)]
+    urls += [SitemapEntry(f"{model.base_url}/guides/{g.id}/", g.updated) for g in live]
+
+    def lastmod(sources: Iterable[Source]) -> date | None:
+        dates = [
+            model.guide_of[s.key].updated
+            for s in sources
+            if s.key in model.guide_of and not model.guide_of[s.key].draft
+        ]
+        return max((d for d in dates if d), default=None)
+
+    urls += [
+        SitemapEntry(f"{model.base_url}/topics/{t.slug}/", lastmod(t.sources)) for t in model.topics
+    ]
+    urls += [
+        SitemapEntry(f"{model.base_url}/companies/{slug}/", lastmod(members))
+        for slug, (_, members) in model.companies.items()
+    ]
+    writer.put("sitemap.xml", sitemap(urls))
