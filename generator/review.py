@@ -594,15 +594,13 @@ def _diff(old: str, new: str, old_label: str, new_label: str) -> Diff:
 
 
 def diff_previous(project: Project, guide_id: str) -> Diff | None:
-    """Diff the current text against the revision kept before it; None for a first version."""
+    """Diff the current text against the latest other kept revision; None for a first version."""
     with _locked(project, guide_id) as (_, doc, _state):
         revisions = project.guides.revisions(guide_id)
-    index = next(
-        (i for i, r in enumerate(revisions) if r.digest == doc.content_hash[:12]), len(revisions)
-    )
-    if index == 0:
+    others = [r for r in revisions if r.digest != doc.content_hash[:12]]
+    if not others:
         return None
-    previous = revisions[index - 1]
+    previous = others[-1]
     return _diff(
         previous.read().body, doc.body, f"revision {previous.name}", f"current {guide_id}.md"
     )
