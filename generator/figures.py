@@ -1,0 +1,381 @@
+"""Figures: find the numbers a text states and normalise them so equal facts compare equal."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal, InvalidOperation
+from functools import lru_cache
+
+SCALES = {
+    "hundred": 2,
+    "thousand": 3,
+    "million": 6,
+    "billion": 9,
+    "trillion": 12,
+    "k": 3,
+    "m": 6,
+    "mn": 6,
+    "b": 9,
+    "bn": 9,
+    "t": 12,
+}
+WORD_NUMBERS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "fifteen": 15,
+    "twenty": 20,
+    "thirty": 30,
+    "fifty": 50,
+    "hundred": 100,
+}
+MULTIPLIER_WORDS = {
+    "twice": 2,
+    "double": 2,
+    "doubled": 2,
+    "doubles": 2,
+    "doubling": 2,
+    "tripled": 3,
+    "triples": 3,
+    "tripling": 3,
+    "quadrupled": 4,
+    "quadruples": 4,
+    "halved": Decimal("0.5"),
+    "halves": Decimal("0.5"),
+    "halving": Decimal("0.5"),
+}
+# The magnitude each vague plural covers: "billions" is 10^9 up to (not including) 10^12.
+VAGUE = {
+    "dozens": (1, 2),
+    "hundreds": (2, 3),
+    "thousands": (3, 6),
+    "millions": (6, 9),
+    "billions": (9, 12),
+    "trillions": (12, 15),
+}
+MONTHS = {
+    name: index
+    for index, names in enumerate(
+        [
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ],
+        start=1,
+    )
+    for name in names
+}
+CURRENCIES = {"$": "$", "€": "€", "£": "£", "¥": "¥", "usd": "$", "eur": "€", "gbp": "£"}
+
+_NUM = r"(?:\d{1,3}(?:[,\u00a0\u202f\u2009]\d{3})+|\d+)(?:\.\d+)?|\.\d+"
+_WORDS = "|".join(sorted(WORD_NUMBERS, key=len, reverse=True))
+_SCALE_WORDS = r"hundred|thousand|million|billion|trillion"
+_MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
+_MULT = "|".join(sorted(MULTIPLIER_WORDS, key=len, reverse=True))
+
+QUANTITY = re.compile(
+    rf"""
+    (?<![\w.,])
+    (?:(?P<cur>[$€£¥])\s?|(?i:(?P<curw>usd|eur|gbp))\s)?
+    (?:
+        (?P<num>{_NUM})
+        (?:(?P<abbr>[KkMBT]|bn|mn)(?![\w])|\s?(?i:(?P<sw>{_SCALE_WORDS}))(?![\w]))?
+      | (?i:(?P<wnum>{_WORDS}))
+        (?:[\s-](?i:(?P<sw2>{_SCALE_WORDS}))(?![\w])|(?=[\s-](?i:times|fold)\b))
+    )
+    (?:\s?(?P<unit>%|×|(?i:x)(?![\w])|(?i:per\s?cent|percent|percentage\s+points?)\b
+        |(?i:-?fold)\b|\s(?i:times)\b))?
+    (?![\w])
+    """,
+    re.VERBOSE,
+)
+BARE_SCALE = re.compile(rf"(?<![\w-])(?i:(?P<sw>{_SCALE_WORDS}|dozen))(?![\w-])")
+VAGUE_WORD = re.compile(
+    r"(?<![\w-])(?i:(?P<word>dozens|hundreds|thousands|millions|billions|trillions))\b"
+)
+MULTIPLIER = re.compile(rf"(?<![\w-])(?i:(?P<word>{_MULT}))(?![\w-])")
+ISO_DATE = re.compile(r"(?<![\w.-])(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})(?![\w-])")
+MONTH_DATE = re.compile(
+    rf"""(?<![\w])(?i:
+        (?P<m1>{_MONTH})\.?\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y1>\d{{4}})
+      | (?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<m2>{_MONTH})\.?,?\s+(?P<y2>\d{{4}})
+      | (?P<m3>{_MONTH})\.?\s+(?P<y3>\d{{4}})
+    )(?![\w])""",
+    re.VERBOSE,
+)
+RANGE_JOIN = re.compile(r"\s*(?:[-–—‒]|to|(?P<and>and))\s*\Z", re.IGNORECASE)
+BETWEEN = re.compile(r"(?i:between)\s*\Z")
+IDENTIFIER = re.compile(
+    r"(?<![\w.])(?=[A-Za-z0-9-]*\d)(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*(?![\w])"
+)
+ORDINAL = re.compile(r"\A\d+(?:st|nd|rd|th)\Z", re.IGNORECASE)
+URLISH = re.compile(r"(?:https?|ftp)://\S+|\bwww\.\S+|\]\([^)]*\)|<[^>\s]+>", re.IGNORECASE)
+ORDERED_MARKER = re.compile(r"^\s*\d+[.)]\s", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One stated figure: its text and a normalised key."""
+
+    text: str
+    kind: str  # value | range | date | month | vague | ident
+    unit: str = ""
+    lo: Decimal | None = None
+    hi: Decimal | None = None
+    label: str = ""
+
+
+def _decimal(text: str) -> Decimal:
+    cleaned = re.sub(r"[,\u00a0\u202f\u2009]", "", text)
+    try:
+        return Decimal(cleaned)
+    except InvalidOperation:
+        return Decimal(0)
+
+
+def _norm(value: Decimal) -> Decimal:
+    return value.normalize()
+
+
+def _unit(match: re.Match[str]) -> str:
+    unit = (match.group("unit") or "").strip().casefold()
+    if not unit:
+        currency = match.group("cur") or match.group("curw")
+        return CURRENCIES[currency.casefold()] if currency else ""
+    if unit in ("x", "×", "times") or unit.endswith("fold"):
+        return "x"
+    return "%"
+
+
+def _value(match: re.Match[str]) -> tuple[Decimal, bool]:
+    """Return the value and whether the figure carried its own scale."""
+    if match.group("num") is not None:
+        value = _decimal(match.group("num"))
+        scale = match.group("abbr") or match.group("sw")
+    else:
+        value = Decimal(WORD_NUMBERS[match.group("wnum").casefold()])
+        scale = match.group("sw2")
+    if scale:
+        return value.scaleb(SCALES[scale.casefold()]), True
+    return value, False
+
+
+def _joins(text: str, low: re.Match[str], high: re.Match[str]) -> bool:
+    """Return True when two quantities form a range: "20-25%", "20 to 25%", "between 2 and 3"."""
+    join = RANGE_JOIN.match(text, low.end(), high.start())
+    if join is None:
+        return False
+    return not join.group("and") or BETWEEN.search(text, max(0, low.start() - 12), low.start())
+
+
+def _scale_exponent(match: re.Match[str]) -> int:
+    scale = match.group("abbr") or match.group("sw") or match.group("sw2")
+    return SCALES[scale.casefold()] if scale else 0
+
+
+def _mask(text: str, spans: Iterable[tuple[int, int]]) -> str:
+    chars = list(text)
+    for start, end in spans:
+        chars[start:end] = " " * (end - start)
+    return "".join(chars)
+
+
+def _clean(text: str) -> str:
+    """Drop URLs and ordered-list markers, which hold digits that are not figures."""
+    text = URLISH.sub(lambda m: " " * len(m.group()), text)
+    return ORDERED_MARKER.sub(lambda m: " " * len(m.group()), text)
+
+
+def _month_date(match: re.Match[str]) -> Figure | None:
+    groups = match.groupdict()
+    for suffix in ("1", "2"):
+        month, day, year = groups[f"m{suffix}"], groups[f"d{suffix}"], groups[f"y{suffix}"]
+        if month:
+            try:
+                when = date(int(year), MONTHS[month.casefold().rstrip(".")], int(day))
+            except ValueError:
+                return None
+            return Figure(match.group(), "date", label=when.isoformat())
+    month, year = groups["m3"], groups["y3"]
+    label = f"{int(year):04d}-{MONTHS[month.casefold()]:02d}"
+    return Figure(match.group(), "month", label=label)
+
+
+def extract(text: str) -> list[Figure]:
+    """Return every figure stated in a text, in order of appearance."""
+    text = _clean(text)
+    figures: list[tuple[int, Figure]] = []
+    spans: list[tuple[int, int]] = []
+    for match in ISO_DATE.finditer(text):
+        figures.append((match.start(), Figure(match.group(), "date", label=match.group())))
+        spans.append(match.span())
+    for match in MONTH_DATE.finditer(text):
+        if match.group("m3") and match.group("y3") and match.group().strip().isdigit():
+            continue
+        figure = _month_date(match)
+        if figure is not None:
+            figures.append((match.start(), figure))
+            spans.append(match.span())
+    if spans:
+        text = _mask(text, spans)
+        spans = []
+    quantities = list(QUANTITY.finditer(text))
+    index = 0
+    while index < len(quantities):
+        match = quantities[index]
+        value, scaled = _value(match)
+        unit = _unit(match)
+        following = quantities[index + 1] if index + 1 < len(quantities) else None
+        high_unit = _unit(following) if following is not None else ""
+        if (
+            following is not None
+            and (unit == high_unit or not unit or not high_unit)
+            and _joins(text, match, following)
+        ):
+            high, high_scaled = _value(following)
+            if not scaled and high_scaled:
+                value = value.scaleb(_scale_exponent(following))
+            joined = text[match.start() : following.end()]
+            figures.append(
+                (
+                    match.start(),
+                    Figure(joined, "range", unit or high_unit, _norm(value), _norm(high)),
+                )
+            )
+            spans.append((match.start(), following.end()))
+            index += 2
+            continue
+        figures.append((match.start(), Figure(match.group(), "value", unit, _norm(value))))
+        spans.append(match.span())
+        index += 1
+    text = _mask(text, spans)
+    spans = []
+    for pattern, kind in ((MULTIPLIER, "mult"), (VAGUE_WORD, "vague"), (BARE_SCALE, "bare")):
+        for match in pattern.finditer(text):
+            word = match.group().casefold()
+            if kind == "mult":
+                figure = Figure(match.group(), "value", "x", _norm(Decimal(MULTIPLIER_WORDS[word])))
+            elif kind == "vague":
+                figure = Figure(match.group(), "vague", label=word)
+            else:
+                exponent = 1 if word == "dozen" else SCALES[word]
+                value = Decimal(12) if word == "dozen" else Decimal(1).scaleb(exponent)
+                figure = Figure(match.group(), "value", "", _norm(value))
+            figures.append((match.start(), figure))
+            spans.append(match.span())
+        text = _mask(text, spans)
+        spans = []
+    for match in IDENTIFIER.finditer(text):
+        token = match.group()
+        if ORDINAL.match(token):
+            continue
+        figures.append((match.start(), Figure(token, "ident", label=token.casefold())))
+    figures.sort(key=lambda pair: pair[0])
+    return [figure for _, figure in figures]
+
+
+@dataclass(frozen=True)
+class Grounding:
+    """Every figure a source states, indexed for fast lookups."""
+
+    keyed: frozenset[tuple[str, Decimal]]
+    values: frozenset[Decimal]
+    ranges: frozenset[tuple[str, Decimal, Decimal]]
+    labels: frozenset[str]
+    idents: frozenset[str]
+
+    def supports(self, figure: Figure) -> bool:
+        """Return True when the source states this figure (after normalisation)."""
+        if figure.kind == "value":
+            return self._value(figure.unit, figure.lo)
+        if figure.kind == "range":
+            if (figure.unit, figure.lo, figure.hi) in self.ranges:
+                return True
+            return self._value(figure.unit, figure.lo) and self._value(figure.unit, figure.hi)
+        if figure.kind in ("date", "month", "vague"):
+            if figure.label in self.labels:
+                return True
+            if figure.kind == "vague":
+                low, high = VAGUE[figure.label]
+                return any(low <= value.adjusted() < high for value in self.values if value > 0)
+            if figure.kind == "month":
+                return any(label.startswith(figure.label + "-") for label in self.labels)
+            return False
+        token = figure.label
+        if token in self.idents or (token.endswith("s") and token[:-1] in self.idents):
+            return True
+        parts = [part for part in token.split("-") if any(ch.isdigit() for ch in part)]
+        return len(parts) > 1 and all(part in self.idents for part in parts)
+
+    def _value(self, unit: str, value: Decimal | None) -> bool:
+        if value is None:
+            return False
+        if unit == "":
+            return value in self.values
+        return (unit, value) in self.keyed
+
+
+def ground(text: str, dates: Iterable[date] = ()) -> Grounding:
+    """Index the figures of a source text and its record dates."""
+    return _ground(text, tuple(sorted(set(dates))))
+
+
+@lru_cache(maxsize=4096)
+def _ground(text: str, dates: tuple[date, ...]) -> Grounding:
+    keyed: set[tuple[str, Decimal]] = set()
+    values: set[Decimal] = set()
+    ranges: set[tuple[str, Decimal, Decimal]] = set()
+    labels: set[str] = set()
+    idents: set[str] = set()
+
+    def add(unit: str, value: Decimal | None) -> None:
+        if value is not None:
+            keyed.add((unit, value))
+            values.add(value)
+
+    for figure in extract(text):
+        if figure.kind == "value":
+            add(figure.unit, figure.lo)
+        elif figure.kind == "range":
+            assert figure.lo is not None and figure.hi is not None
+            ranges.add((figure.unit, figure.lo, figure.hi))
+            add(figure.unit, figure.lo)
+            add(figure.unit, figure.hi)
+        elif figure.kind == "ident":
+            idents.add(figure.label)
+            idents.update(figure.label.split("-"))
+        else:
+            labels.add(figure.label)
+            if figure.kind == "date":
+                values.add(_norm(Decimal(int(figure.label[:4]))))
+    for word in re.findall(rf"(?i)\b(?:{_WORDS})\b", text):
+        values.add(_norm(Decimal(WORD_NUMBERS[word.casefold()])))
+    for when in dates:
+        labels.add(when.isoformat())
+        values.add(_norm(Decimal(when.year)))
+    return Grounding(
+        frozenset(keyed), frozenset(values), frozenset(ranges), frozenset(labels), frozenset(idents)
+    )
