@@ -46,6 +46,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 SOURCE_BLOCK = re.compile(r"<source-data (\w+)>\n(.*?)\n</source-data \1>", re.DOTALL)
@@ -375,6 +376,29 @@ def main() -> None:
             time.sleep(3600)
     except KeyboardInterrupt:
         server.stop()
+
+
+def write_synthetic_sources(sources_dir: Path, count: int, start: int = 0) -> list[str]:
+    """Write `count` valid, distinct source records; return their ids."""
+    sources_dir.mkdir(parents=True, exist_ok=True)
+    ids = []
+    for number in range(start, start + count):
+        record_id = f"synthetic-{number:05d}"
+        text = (
+            f"company: Example Co {number % 17}\n"
+            f"title: Scaling queue number {number} without losing messages\n"
+            f"url: https://engineering.example.com/posts/{number}\n"
+            "published: 2026-06-01\n"
+            "checked: 2026-11-01\n"
+            "summary: >-\n"
+            f"  The team moved queue {number} to a partitioned log. Consumers now commit offsets"
+            " after each batch. Replays after a crash finish in minutes instead of hours.\n"
+            "techniques: [partitioned logs, batching]\n"
+            "stack: [Kafka]\n"
+        )
+        (sources_dir / f"{record_id}.yaml").write_text(text, encoding="utf-8")
+        ids.append(record_id)
+    return ids
 
 
 if __name__ == "__main__":
