@@ -28,3 +28,38 @@ def workspace(tmp_path: Path) -> Path:
     shutil.copytree(REPO / "prompts", root / "prompts")
     shutil.copy(REPO / "prepguide.toml", root / "prepguide.toml")
     return root
+
+
+# Loopback guard: every socket connect in every test must go to 127.0.0.1 (issue #7).
+_NETWORK = {"hooked": False, "on": False, "violations": []}
+
+
+def _loopback_audit(event: str, args: tuple) -> None:
+    if not _NETWORK["on"]:
+        return
+    if event == "socket.connect":
+        sock, address = args
+        if isinstance(address, tuple) and address[0] != "127.0.0.1":
+            _NETWORK["violations"].append(address)
+            raise ConnectionRefusedError(f"tests may only connect to 127.0.0.1, not {address}")
+    elif event == "socket.getaddrinfo":
+        host = args[0].decode() if isinstance(args[0], bytes) else args[0]
+        if host not in (None, "", "127.0.0.1", "localhost"):
+            _NETWORK["violations"].append((host, args[1]))
+            raise OSError(f"tests may not resolve {host!r}; use 127.0.0.1")
+
+
+@pytest.fixture(autouse=True)
+def loopback_only() -> list:
+    """Fail any test that connects anywhere but 127.0.0.1 (or resolves a real host name)."""
+    if not _NETWORK["hooked"]:
+        import sys
+
+        sys.addaudithook(_loopback_audit)
+        _NETWORK["hooked"] = True
+    _NETWORK["violations"].clear()
+    _NETWORK["on"] = True
+    yield _NETWORK["violations"]
+    _NETWORK["on"] = False
+    if _NETWORK["violations"]:
+        pytest.fail(f"network access outside 127.0.0.1: {_NETWORK['violations']}")
