@@ -645,20 +645,19 @@ def _link_status(view: CitationView, label: str, ctx: CheckContext) -> list[Find
     if status in (None, "live"):
         return []
     key = ctx.source.key
+    manual = f"`prepguide verify --manual {key} --by NAME --url {view.url}`"
     fixes = {
         "dead": "the page is gone: fix the URL in the record, or add an archive URL",
         "failing": "the link fails: fix the URL in the record, or add an archive URL",
         "not-live": "the link does not resolve to a live page: fix the URL, or add an archive URL",
-        "changed": "the page changed since it was checked: re-read it, then confirm with "
-        f"`prepguide verify --manual {key} --by NAME`",
+        "changed": f"the page changed since it was checked: re-read it, then confirm with {manual}",
         "inconclusive": "the link checker could not decide (e.g. blocked): open the page "
-        f"yourself and confirm with `prepguide verify --manual {key} --by NAME`",
+        f"yourself and confirm with {manual}",
     }
     severity: Severity = "warning" if status == "inconclusive" else "error"
     fix = fixes.get(status, "fix the URL in the record, or add an archive URL")
     if status not in ("changed", "inconclusive"):
-        fix += f", then run `prepguide verify {key}` (or confirm by hand with "
-        fix += f"`prepguide verify --manual {key} --by NAME`)"
+        fix += f", then run `prepguide verify {key}` (or confirm by hand with {manual})"
     message = f"{label} <{view.url}> is {status} at the last verification; {fix}"
     return [finding("citations.link", severity, ORIGINALS, message)]
 

@@ -284,13 +284,24 @@ def logs(ctx: Context, count: int, guide_id: str | None, as_json: bool) -> None:
 def _check(project: Project, ids: tuple[str, ...]) -> list[dict]:
     rows = []
     for guide_id in ids or project.guides.ids():
-        doc = project.guides.read(guide_id)
+        try:
+            doc = project.guides.read(guide_id)
+        except PrepguideError as exc:
+            rows.append(_missing_row(guide_id, f"{exc}; fix the front matter or regenerate"))
+            continue
         source = project.source(guide_id)
         if doc is None:
-            rows.append(_missing_row(guide_id, "no guide file; run `prepguide generate`"))
+            rows.append(
+                _missing_row(guide_id, f"no guide file; run `prepguide generate {guide_id}`")
+            )
             continue
         if source is None:
-            rows.append(_missing_row(guide_id, "no valid source record; run `sources check`"))
+            rows.append(
+                _missing_row(
+                    guide_id,
+                    f"no valid source record with id {guide_id!r}; run `prepguide sources check`",
+                )
+            )
             continue
         findings = check_guide(doc, project.check_context(source))
         rows.append(
@@ -319,14 +330,21 @@ def check(ctx: Context, ids, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps({"guides": rows}, indent=2))
     else:
+        total_errors = total_warnings = 0
         for row in rows:
             findings = row["findings"]
             errors = sum(1 for f in findings if f["severity"] == "error")
+            total_errors += errors
+            total_warnings += len(findings) - errors
             click.echo(
                 f"{row['id']}: {row['status']}, {errors} errors, {len(findings) - errors} warnings"
             )
             for f in findings:
-                click.echo(f"  {f['severity']:7} {f['rule']:24} [{f['section']}] {f['message']}")
+                click.echo(f"  {f['severity']:7} {f['rule']} [{f['section']}]: {f['message']}")
+        click.echo(
+            f"checked {len(rows)} guides: {total_errors} errors, {total_warnings} warnings"
+            + ("; approval and publishing are refused until the errors are fixed" if failed else "")
+        )
     if failed:
         sys.exit(1)
 

@@ -1,0 +1,177 @@
+"""No false flags: clean guides pass, and `prepguide check` reports what the rules find."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+from generator.checks import check_body
+from generator.compose import originals_block
+from generator.guides import section_kind
+from generator.project import Project
+
+DATA = Path(__file__).parent / "data"
+SEED_SITE = "H1B Sponsorship Jobs"
+SEED_RECORD = {
+    "id": "meta-gem-training",
+    "company": "Meta",
+    "title": "GEM Training: How Meta Doubled the Efficiency of Its LLM-Scale Ads Foundation Model",
+    "url": "https://engineering.fb.com/2026/08/03/ml-applications/gem-training-llm-scale-ads/",
+    "publisher": "Engineering at Meta",
+    "published": "2026-08-03",
+    "checked": "2026-10-22",
+    "summary": (
+        "Meta describes how it trains GEM, its ads-recommendation foundation model, at LLM-like "
+        "compute scale while handling data and architecture properties specific to "
+        "recommendations. The engineering account covers co-design across kernels, numerical "
+        "precision, parallelism, networking and memory, and reports end-to-end training "
+        "efficiency gains for the described system."
+    ),
+    "techniques": ["distributed training", "recommendation systems"],
+    "stack": ["GPUs", "custom low-precision kernels"],
+}
+# Complete what the sample records leave for an editor: url, published and checked.
+COMPLETIONS = {
+    "meta-gem": {
+        "url": "https://engineering.fb.com/2025/11/10/ml-applications/meta-gem-frontier-ads-ai/",
+        "checked": "2026-10-22",
+        "citations": [
+            {
+                "url": "https://engineering.fb.com/2026/08/03/ml-applications/gem-training/",
+            }
+        ],
+    },
+    "meta-llm-training-at-scale": {"checked": "2026-10-22"},
+    "meta-prometheus": {
+        "url": "https://engineering.fb.com/2026/01/15/data-center-engineering/prometheus/",
+        "published": "2026-01-15",
+        "checked": "2026-10-22",
+    },
+}
+
+
+def run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    return subprocess.run(
+        [sys.executable, "-m", "generator", "--root", str(root), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+
+
+def complete_records(root: Path) -> None:
+    """Give every sample record and citation a URL, a published and a Checked date."""
+    for path in (root / "sources").glob("*.yaml"):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        extra = COMPLETIONS.get(path.stem, {})
+        for key, value in extra.items():
+            if key == "citations":
+                for citation, more in zip(data["citations"], value, strict=True):
+                    citation.update(more)
+            else:
+                data[key] = value
+        path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), "utf-8")
+
+
+def seed_body(views) -> str:
+    """Turn the seed guide text into the body format compose produces."""
+    lines = (DATA / "seed_004_guide.txt").read_text(encoding="utf-8").splitlines()
+    parts: list[str] = []
+    for line in lines:
+        if section_kind(line) is not None:
+            parts.append(f"## {line}")
+            if line == "Read the originals":
+                parts.append(originals_block(views))
+                break
+        elif line.startswith("- ") and parts[-1].startswith("- "):
+            parts[-1] += f"\n{line}"
+        else:
+            parts.append(line)
+    return "\n\n".join(parts) + "\n"
+
+
+def seed_project(tmp_path: Path) -> Project:
+    root = tmp_path / "seed"
+    (root / "sources").mkdir(parents=True)
+    (root / "sources" / "meta-gem-training.yaml").write_text(
+        yaml.safe_dump(SEED_RECORD, sort_keys=False), encoding="utf-8"
+    )
+    (root / "prepguide.toml").write_text(f'[site]\nname = "{SEED_SITE}"\n', encoding="utf-8")
+    return Project(root)
+
+
+def test_human_written_seed_guide_raises_no_finding(tmp_path: Path) -> None:
+    project = seed_project(tmp_path)
+    assert project.sources.problems == []
+    record = project.source("meta-gem-training")
+    ctx = project.check_context(record)
+    text = seed_body(ctx.originals)
+    seed_lines = (DATA / "seed_004_guide.txt").read_text(encoding="utf-8").splitlines()
+    # The record renders exactly the citation the seed shows.
+    assert seed_lines[-1] in text
+    assert f"- [{seed_lines[-2].removeprefix('- ')}](<{SEED_RECORD['url']}>)" in text
+    assert check_body(text, ctx) == []
+
+
+def test_seed_guide_with_an_injected_change_is_flagged(tmp_path: Path) -> None:
+    project = seed_project(tmp_path)
+    ctx = project.check_context(project.source("meta-gem-training"))
+    text = seed_body(ctx.originals).replace(
+        "It reports end-to-end gains", "It reports 3x end-to-end gains"
+    )
+    assert [f.rule for f in check_body(text, ctx)] == ["figures.reports"]
+
+
+def test_offline_guides_of_complete_records_have_no_findings(workspace: Path) -> None:
+    complete_records(workspace)
+    assert run(workspace, "sources", "check").returncode == 0
+    generated = run(workspace, "generate", "--backend", "offline")
+    assert generated.returncode == 0, generated.stderr
+    checked = run(workspace, "check", "--json")
+    assert checked.returncode == 0, checked.stdout
+    report = json.loads(checked.stdout)
+    assert len(report["guides"]) == 4
+    assert [g["findings"] for g in report["guides"]] == [[], [], [], []]
+
+
+def test_sample_records_fail_only_on_their_missing_citation_facts(workspace: Path) -> None:
+    assert run(workspace, "generate", "--backend", "offline").returncode == 0
+    checked = run(workspace, "check", "--json")
+    assert checked.returncode == 1
+    report = json.loads(checked.stdout)
+    assert set(report) == {"guides"}
+    rules = {}
+    for guide in report["guides"]:
+        assert set(guide) == {"id", "status", "findings"}
+        for item in guide["findings"]:
+            assert set(item) == {"rule", "severity", "section", "message"}
+        rules[guide["id"]] = sorted({f["rule"] for f in guide["findings"]})
+    assert rules == {
+        "meta-gem": ["citations.unverified", "citations.url"],
+        "meta-llm-training-at-scale": ["citations.unverified"],
+        "meta-prometheus": ["citations.published", "citations.unverified", "citations.url"],
+        "shopify-catalog-clustering": [],
+    }
+
+
+def test_check_text_output_quotes_and_says_how_to_fix(workspace: Path) -> None:
+    complete_records(workspace)
+    assert run(workspace, "generate", "--backend", "offline").returncode == 0
+    path = workspace / "guides" / "meta-gem.md"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(
+        text.replace("Profile data loading,", "Visit evil.example.com, then profile data loading,"),
+        encoding="utf-8",
+    )
+    result = run(workspace, "check", "meta-gem")
+    assert result.returncode == 1
+    assert "links.foreign" in result.stdout
+    assert "“evil.example.com”" in result.stdout and "remove it" in result.stdout
+    assert run(workspace, "check", "shopify-catalog-clustering").returncode == 0
