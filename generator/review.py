@@ -658,9 +658,11 @@ def source_fields(source: Source) -> list[tuple[str, str]]:
 
 
 def _figure_pattern(figure: str) -> re.Pattern[str]:
-    parts = [re.escape(part) for part in re.split(r"\s+", figure)]
-    body = r"\s+".join(parts).replace("\\-", "[-–]").replace("–", "[-–]")
-    return re.compile(rf"(?<![\w.]){body}(?![\w])", re.IGNORECASE)
+    words = [
+        "[-–]".join(re.escape(piece) for piece in re.split("[-–]", word)) for word in figure.split()
+    ]
+    body = r"\s+".join(words)
+    return re.compile(rf"(?<![\w.]){body}(?![\w]|[.,]\d)", re.IGNORECASE)
 
 
 def _quote_pattern(quote: str) -> re.Pattern[str]:

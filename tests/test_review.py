@@ -504,8 +504,11 @@ def test_locate_claims_marks_found_and_missing_figures_and_quotes() -> None:
     assert quote.kind == "quote" and quote.spans[0].field == "summary"
     start, end = quote.spans[0].start, quote.spans[0].end
     assert fields[0][1][start:end] == "a   boring win"
+    hyphen = review.locate_claims("20-25% MFU", [("summary", "reached 20-25% MFU")])[0]
+    assert hyphen.text == "20-25%" and hyphen.spans == (review.Span("summary", 8, 14),)
     # "140%" must not count as finding "40%".
     assert not review.locate_claims("40%", [("summary", "grew 140%")])[0].found
+    assert not review.locate_claims("12 servers", [("summary", "12.5 servers")])[0].found
 
 
 def test_highlight_splits_text_around_claim_spans() -> None:
