@@ -371,7 +371,7 @@ def _verify_summary(rows: list[VerifyRow]) -> None:
     if any(not row.live for row in rows):
         click.echo(
             "a guide citing a link that is not live cannot be approved or published: fix the "
-            "url, add an archive url, or run `prepguide verify --manual ID --by NAME`"
+            "url (or point it at an archived copy), or run `prepguide verify --manual ID --by NAME`"
         )
 
 
