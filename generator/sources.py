@@ -290,16 +290,18 @@ def _describe(exc: ValidationError, path: Path, record_id: str) -> list[SourceEr
 def read_source_data(path: Path) -> Any:
     """Read one source file's raw data; raise SourceError for unreadable files."""
     stem = path.stem
-    raw = path.read_bytes()
-    if len(raw) > MAX_SOURCE_BYTES:
+    size = path.stat().st_size
+    raw = path.read_bytes() if size <= MAX_SOURCE_BYTES else b""
+    if size > MAX_SOURCE_BYTES or len(raw) > MAX_SOURCE_BYTES:
         raise SourceError(
-            f"file is {len(raw):,} bytes; the limit is {MAX_SOURCE_BYTES:,} (100 KB)",
+            f"file is {max(size, len(raw)):,} bytes; the limit is {MAX_SOURCE_BYTES:,} (100 KB); "
+            "move long excerpts out of notes",
             path=path,
             record_id=stem,
             rule="source.too_large",
         )
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise SourceError(
             f"not UTF-8 (byte {exc.start}); re-save the file as UTF-8",
@@ -366,7 +368,11 @@ def source_files(sources_dir: Path) -> list[Path]:
     """List the record files of a sources folder in a stable order."""
     if not sources_dir.is_dir():
         return []
-    return sorted(p for p in sources_dir.iterdir() if p.suffix in SOURCE_SUFFIXES and p.is_file())
+    return sorted(
+        p
+        for p in sources_dir.iterdir()
+        if p.suffix in SOURCE_SUFFIXES and not p.name.startswith(".") and p.is_file()
+    )
 
 
 def load_sources(sources_dir: Path, today: date) -> SourceSet:

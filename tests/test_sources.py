@@ -336,3 +336,17 @@ def test_sources_check_says_plainly_which_records_cannot_be_published(workspace:
     )
     assert not any("shopify-catalog-clustering" in note for note in notes)
     assert len(notes) == 3
+
+
+def test_a_json_file_saved_with_a_byte_order_mark_loads(tmp_path: Path) -> None:
+    data = {"company": "Acme", "title": "BOM", "summary": "Saved by a Windows editor."}
+    bom = b"\xef\xbb\xbf" + json.dumps(data).encode("utf-8")
+    result = load(tmp_path, {"bom.json": bom})
+    assert result.problems == []
+    assert result.by_id()["bom"].summary == "Saved by a Windows editor."
+
+
+def test_hidden_editor_files_are_not_records(tmp_path: Path) -> None:
+    result = load(tmp_path, {".good.yaml": "half-saved: [", "notes.txt": "not a record"})
+    assert result.problems == []
+    assert [s.key for s in result.sources] == ["good"]
