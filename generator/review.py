@@ -205,7 +205,7 @@ def _sync(project: Project, guide_id: str, text: str, doc: GuideDoc) -> ReviewSt
         return state
     project.guides.keep_text(guide_id, text)
     actor = "editor (hand edit)" if doc.edited else f"generator ({doc.meta.provenance.backend})"
-    note = None
+    note = None if doc.edited else f"generated at {doc.meta.provenance.generated_at}"
     if state is not None and state.live and state.live.content_hash != current:
         note = "edited after approval; the approved version stays live until this text is approved"
     _log(
