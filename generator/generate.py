@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Literal
 
 from generator.checks import check_guide
 from generator.clock import iso, now
 from generator.compose import compose_body
-from generator.drafting import Drafter
+from generator.drafting import Drafter, DraftResult
 from generator.errors import AuthError, GuideError, PrepguideError
 from generator.fsio import sha256_text
 from generator.guides import GuideDoc, GuideMeta, Provenance
@@ -111,6 +112,12 @@ async def run_generation(
     stop = asyncio.Event()
 
     tasks: list[asyncio.Task] = []
+    loop = asyncio.get_running_loop()
+    # One writer thread: fsync and YAML never stall the requests in flight, writes stay serial.
+    writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="prepguide-writer")
+
+    def write(source: Source, result: DraftResult) -> None:
+        project.guides.write(build_guide(project, drafter, source, result))
 
     async def one(source: Source) -> None:
         async with limit:
@@ -118,8 +125,6 @@ async def run_generation(
                 return
             try:
                 result = await drafter.draft(source)
-                doc = build_guide(project, drafter, source, result)
-                project.guides.write(doc)
             except AuthError as exc:
                 report.aborted = exc.message
                 stop.set()
@@ -128,19 +133,26 @@ async def run_generation(
                         task.cancel()
                 return
             except PrepguideError as exc:
+                result = None
+                report.failed[source.key] = exc.message
+        if result is not None:
+            try:
+                await loop.run_in_executor(writer, write, source, result)
+            except PrepguideError as exc:
                 report.failed[source.key] = exc.message
             else:
                 report.generated.append(source.key)
                 report.prompt_tokens += result.usage.prompt_tokens
                 report.completion_tokens += result.usage.completion_tokens
-            report.elapsed = time.monotonic() - started
-            if on_progress:
-                on_progress(report)
+        report.elapsed = time.monotonic() - started
+        if on_progress:
+            on_progress(report)
 
     tasks.extend(asyncio.create_task(one(p.source)) for p in plan if p.action == "generate")
     try:
         outcomes = await asyncio.gather(*tasks, return_exceptions=True)
     finally:
+        writer.shutdown(wait=True)
         close = getattr(drafter, "aclose", None)
         if close is not None:
             await close()

@@ -1,0 +1,150 @@
+"""Benchmark `prepguide generate` with the openai backend against the fake server; print figures.
+
+Usage: python tests/bench/bench_generate.py [--n 1200] [--latency 0.5] [--concurrency 32]
+                                            [--baseline-n 40] [--bare-calls 256]
+
+It times the whole CLI run as a subprocess (start-up included) and reports its CPU time per
+guide next to the CPU time of one bare SDK call (`chat.completions.create` with the same request
+and the same fake), plus a sequential (C=1) baseline on a smaller N.
+Targets at N=1200, L=500 ms, C=32: efficiency >= 0.85; our CPU per guide <= 2x a bare SDK call.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "tests"))
+
+from fakes.openai_server import FakeOpenAI, write_synthetic_sources  # noqa: E402
+
+BARE_CALLS = """
+import asyncio, json, sys, time
+from openai import AsyncOpenAI
+
+async def main(base_url, request, calls, concurrency):
+    client = AsyncOpenAI(api_key="sk-bench", base_url=base_url, max_retries=2)
+    limit = asyncio.Semaphore(concurrency)
+    async def one():
+        async with limit:
+            await client.chat.completions.create(**request)
+    await asyncio.gather(*(one() for _ in range(concurrency)))  # warm up connections
+    started = time.process_time()
+    await asyncio.gather(*(one() for _ in range(calls)))
+    cpu = time.process_time() - started
+    await client.close()
+    print(json.dumps({"cpu_per_call": cpu / calls}))
+
+base_url, request_path, calls, concurrency = sys.argv[1:5]
+request = json.load(open(request_path))
+asyncio.run(main(base_url, request, int(calls), int(concurrency)))
+"""
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def make_workspace(parent: Path, count: int) -> Path:
+    root = Path(tempfile.mkdtemp(dir=parent))
+    shutil.copytree(REPO / "prompts", root / "prompts")
+    shutil.copy(REPO / "prepguide.toml", root / "prepguide.toml")
+    write_synthetic_sources(root / "sources", count)
+    return root
+
+
+def run_cli(root: Path, fake: FakeOpenAI, concurrency: int) -> tuple[float, float, str]:
+    """Run generate as a subprocess; return wall seconds, CPU seconds and its output."""
+    env = {**os.environ, "OPENAI_API_KEY": "sk-bench", "OPENAI_BASE_URL": fake.base_url}
+    command = [sys.executable, "-m", "generator", "--root", str(root), "generate"]
+    command += ["--backend", "openai", "--concurrency", str(concurrency)]
+    cpu_before = children_cpu()
+    started = time.perf_counter()
+    proc = subprocess.run(command, env=env, capture_output=True, text=True, cwd=REPO)
+    wall = time.perf_counter() - started
+    cpu = children_cpu() - cpu_before
+    if proc.returncode != 0:
+        raise SystemExit(f"generate failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
+    return wall, cpu, proc.stdout.strip().splitlines()[-1]
+
+
+def bare_sdk_cpu(fake: FakeOpenAI, request: dict, calls: int, concurrency: int, tmp: Path) -> float:
+    """Return the CPU seconds of one bare SDK call, measured in a separate process."""
+    path = tmp / "request.json"
+    path.write_text(json.dumps(request), encoding="utf-8")
+    args = [fake.base_url, str(path), str(calls), str(concurrency)]
+    proc = subprocess.run(
+        [sys.executable, "-c", BARE_CALLS, *args], capture_output=True, text=True, check=True
+    )
+    return json.loads(proc.stdout)["cpu_per_call"]
+
+
+def measure(tmp: Path, n: int, latency: float, concurrency: int) -> dict:
+    root = make_workspace(tmp, n)
+    with FakeOpenAI(latency=latency) as fake:
+        server_before = time.process_time()
+        wall, cpu, summary = run_cli(root, fake, concurrency)
+        server_cpu = time.process_time() - server_before
+        assert fake.request_count == n, f"expected {n} requests, server saw {fake.request_count}"
+        ideal = n * latency / concurrency
+        return {
+            "n": n,
+            "concurrency": concurrency,
+            "wall": wall,
+            "ideal": ideal,
+            "efficiency": ideal / wall,
+            "cpu_per_guide": cpu / n,
+            "peak": fake.peak_concurrency,
+            "server_cpu": server_cpu / n,
+            "summary": summary,
+            "request": fake.requests[0],
+        }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Benchmark generate against the fake server.")
+    parser.add_argument("--n", type=int, default=1200)
+    parser.add_argument("--latency", type=float, default=0.5, help="seconds per request")
+    parser.add_argument("--concurrency", type=int, default=32)
+    parser.add_argument("--baseline-n", type=int, default=40, help="N for the C=1 baseline")
+    parser.add_argument("--bare-calls", type=int, default=256)
+    args = parser.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="prepguide-bench-"))
+    try:
+        main_run = measure(tmp, args.n, args.latency, args.concurrency)
+        body = {k: v for k, v in main_run["request"].items() if k != "stream"}
+        with FakeOpenAI(latency=args.latency) as fake:
+            bare = bare_sdk_cpu(fake, body, args.bare_calls, args.concurrency, tmp)
+        baseline = measure(tmp, args.baseline_n, args.latency, 1)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    latency_ms = args.latency * 1000
+    print(f"prepguide generate, openai backend, fake server at {latency_ms:.0f} ms latency")
+    for label, run in (("main", main_run), ("sequential baseline (smaller N)", baseline)):
+        print(f"[{label}] N={run['n']} C={run['concurrency']}: {run['summary']}")
+        print(f"  wall time            {run['wall']:.2f} s (whole CLI run, start-up included)")
+        print(f"  ideal N*L/C          {run['ideal']:.2f} s")
+        print(f"  efficiency           {run['efficiency']:.3f} (ideal / wall)")
+        print(f"  peak concurrency     {run['peak']} (seen by the server)")
+        print(f"  CPU per guide        {run['cpu_per_guide'] * 1000:.2f} ms (CLI process / N)")
+        print(f"  fake server CPU      {run['server_cpu'] * 1000:.2f} ms per request")
+    ratio = main_run["cpu_per_guide"] / bare
+    print(f"bare SDK call CPU      {bare * 1000:.2f} ms (chat.completions.create, same fake, C=32)")
+    print(f"CPU ratio              {ratio:.2f}x a bare SDK call (target <= 2x)")
+    met = {True: "met", False: "MISSED"}
+    print(f"efficiency target      >= 0.85: {met[main_run['efficiency'] >= 0.85]}")
+    print(f"CPU target             <= 2x:   {met[ratio <= 2]}")
+
+
+if __name__ == "__main__":
+    main()
