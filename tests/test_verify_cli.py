@@ -27,7 +27,10 @@ def epoch(day: str) -> str:
 
 
 @pytest.fixture
-def site():
+def site(monkeypatch: pytest.MonkeyPatch):
+    for scheme in ("http", "https", "all"):  # straight to 127.0.0.1, never via a proxy
+        monkeypatch.delenv(f"{scheme}_proxy", raising=False)
+        monkeypatch.delenv(f"{scheme.upper()}_PROXY", raising=False)
     with LinkServer(hang_seconds=3) as server:
         yield server
 
