@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 
 from generator.citations import CitationView
 from generator.compose import disclaimer, originals_block
-from generator.figures import Figure, Grounding, extract, ground
+from generator.figures import Figure, Grounding, extract_at, ground
 from generator.findings import Finding, Severity
 from generator.guides import (
     DISCLAIMER,
@@ -218,11 +218,22 @@ def check_structure(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
 # --- figures and quotes ----------------------------------------------------------------------
 
 
+def sentence_at(text: str, position: int) -> str:
+    """Return the sentence or list item of a text that holds an offset."""
+    start, end = 0, len(text)
+    for match in SENTENCE_END.finditer(text):
+        if match.end() <= position:
+            start = match.end()
+        else:
+            end = match.start()
+            break
+    return text[start:end].strip()
+
+
 def _unsupported(text: str, facts: Grounding) -> Iterator[tuple[str, Figure]]:
-    for sentence in sentences(text):
-        for figure in extract(sentence):
-            if not facts.supports(figure):
-                yield sentence, figure
+    for position, figure in extract_at(text):
+        if not facts.supports(figure):
+            yield sentence_at(text, position), figure
 
 
 def check_figures(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
@@ -248,7 +259,7 @@ def check_figures(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
                         "record if the original states it",
                     )
                 )
-            elif names.search(sentence) or DOCUMENT.search(sentence):
+            elif names.search(sentence) or mentions_document(sentence):
                 findings.append(
                     finding(
                         "figures.attributed",
@@ -318,6 +329,15 @@ DOCUMENT = re.compile(
     r"|paper|source|authors?)\b|\baccording\s+to\b",
     re.IGNORECASE,
 )
+DOCUMENT_HINTS = ("according to", "article", "write", "post", "paper", "source", "author")
+
+
+def mentions_document(text: str) -> bool:
+    """Return True when a text refers to the source document ("the article", "according to")."""
+    lowered = text.lower()
+    return any(hint in lowered for hint in DOCUMENT_HINTS) and DOCUMENT.search(text) is not None
+
+
 NEGATION = re.compile(r"\b(?:not|never|neither|nor|no)\b|n't\b", re.IGNORECASE)
 SYSTEM_NOUNS = (
     r"systems?|models?|engines?|infrastructure|stack|pipelines?|services?|algorithms?|ranking"
@@ -385,9 +405,14 @@ def check_attribution(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
     patterns = attribution_patterns(names)
     reader_patterns = (patterns[0],)
     source_text = normalized_source(grounding_text(ctx.source))
+    mentions = entity_pattern(names)
     findings = []
     for block in guide.blocks:
+        if not mentions.search(block.text) and not mentions_document(block.text):
+            continue
         for sentence in sentences(block.text):
+            if not mentions.search(sentence) and not mentions_document(sentence):
+                continue
             if block.section == REPORTS:
                 hit = _attributed_advice(sentence, reader_patterns)
                 if hit is None or not re.search(rf"\b{READER}\b", sentence, re.IGNORECASE):
@@ -443,6 +468,16 @@ def _url_key(url: str) -> str:
     return f"{_host(text)}{path}{query}"
 
 
+TLD_HINT = re.compile(rf"\.(?:{TLDS})(?![\w-])", re.IGNORECASE)
+LINK_HINTS = ("://", "www.", "](", "@", "javascript:", "data:", "vbscript:", "file:", "mailto:")
+
+
+def _may_link(text: str) -> bool:
+    """Return False when a text cannot hold a URL, link, e-mail or host (a cheap pre-scan)."""
+    lowered = text.lower()
+    return any(hint in lowered for hint in LINK_HINTS) or TLD_HINT.search(text) is not None
+
+
 def check_links(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
     """Refuse any URL, link or host in the prose that is not one of the citations."""
     urls = {_url_key(view.url) for view in ctx.originals if view.url}
@@ -450,6 +485,8 @@ def check_links(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
     findings = []
     for block in guide.blocks:
         text = block.text
+        if not _may_link(text):
+            continue
         found: list[tuple[str, bool]] = []
         for match in MD_TARGET.finditer(text):
             target = match.group(1)
@@ -507,6 +544,24 @@ BOILERPLATE = re.compile(
     r"|\bhere\s+(?:is|are)\s+(?:the|your)\s+(?:guide|draft|json|response|summary)\b)"
 )
 APOSTROPHES = str.maketrans({"’": "'", "‘": "'"})
+# Substrings (lower case) without which a leftover pattern cannot match; they spare the scan.
+LEFTOVER_HINTS = (
+    ("{", "}", "$"),
+    ("todo", "tbd", "fixme", "xxx", "lorem", "[", "<", "placeholder"),
+    (
+        "as an ai",
+        " model",
+        "i can",
+        "i am",
+        "i'm",
+        "i apolog",
+        "i don't",
+        "i do not",
+        "my ",
+        "here is",
+        "here are",
+    ),
+)
 
 
 def check_leftovers(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
@@ -520,7 +575,10 @@ def check_leftovers(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
     )
     for block in guide.blocks:
         text = block.text.translate(APOSTROPHES)
-        for pattern, rule, what, sourced_ok in kinds:
+        lowered = text.lower()
+        for (pattern, rule, what, sourced_ok), hints in zip(kinds, LEFTOVER_HINTS, strict=True):
+            if not any(hint in lowered for hint in hints):
+                continue
             for match in pattern.finditer(text):
                 if sourced_ok and " ".join(match.group().casefold().split()) in source_text:
                     continue

@@ -96,22 +96,27 @@ _SCALE_WORDS = r"hundred|thousand|million|billion|trillion"
 _MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
 _MULT = "|".join(sorted(MULTIPLIER_WORDS, key=len, reverse=True))
 
-QUANTITY = re.compile(
-    rf"""
-    (?<![\w.,])
-    (?:(?P<cur>[$€£¥])\s?|(?i:(?P<curw>usd|eur|gbp))\s)?
-    (?:
-        (?P<num>{_NUM})
-        (?:(?P<abbr>[KkMBT]|bn|mn)(?![\w])|\s?(?i:(?P<sw>{_SCALE_WORDS}))(?![\w]))?
-      | (?i:(?P<wnum>{_WORDS}))
-        (?:[\s-](?i:(?P<sw2>{_SCALE_WORDS}))(?![\w])|(?=[\s-](?i:times|fold)\b))
-    )
-    (?:\s?(?P<unit>%|×|(?i:x)(?![\w])|(?i:per\s?cent|percent|percentage\s+points?)\b
+_CURRENCY = r"(?:(?P<cur>[$€£¥])\s?|(?i:(?P<curw>usd|eur|gbp))\s)?"
+_UNIT = r"""(?:\s?(?P<unit>%|×|(?i:x)(?![\w])|(?i:per\s?cent|percent|percentage\s+points?)\b
         |(?i:-?fold)\b|\s(?i:times)\b))?
-    (?![\w])
-    """,
+    (?![\w])"""
+# Digits with an optional scale: "54K", "3.6 billion", "$1.2M", "20%", "2.5x".
+QUANTITY = re.compile(
+    rf"""(?<![\w.,]){_CURRENCY}
+    (?P<num>{_NUM})
+    (?:(?P<abbr>[KkMBT]|bn|mn)(?![\w])|\s?(?i:(?P<sw>{_SCALE_WORDS}))(?![\w]))?
+    {_UNIT}""",
     re.VERBOSE,
 )
+# A number word before a scale or multiplier: "a billion", "three times", "two-fold".
+WORD_QUANTITY = re.compile(
+    rf"""(?<![\w.,]){_CURRENCY}
+    (?i:(?P<wnum>{_WORDS}))
+    (?:[\s-](?i:(?P<sw2>{_SCALE_WORDS}))(?![\w])|(?=[\s-](?i:times|fold)\b))
+    {_UNIT}""",
+    re.VERBOSE,
+)
+NUMBER_WORD = re.compile(rf"(?i)\b(?:{_WORDS})\b")
 BARE_SCALE = re.compile(rf"(?<![\w-])(?i:(?P<sw>{_SCALE_WORDS}|dozen))(?![\w-])")
 VAGUE_WORD = re.compile(
     r"(?<![\w-])(?i:(?P<word>dozens|hundreds|thousands|millions|billions|trillions))\b"
@@ -131,6 +136,11 @@ BETWEEN = re.compile(r"(?i:between)\s*\Z")
 IDENTIFIER = re.compile(
     r"(?<![\w.])(?=[A-Za-z0-9-]*\d)(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*(?![\w])"
 )
+DIGIT = re.compile(r"\d")
+YEAR = re.compile(r"\d{4}")
+SCALE_TRIGGERS = ("hundred", "thousand", "million", "billion", "trillion", "dozen", "times", "fold")
+MULTIPLIER_TRIGGERS = ("twice", "doubl", "tripl", "quadrupl", "halv")
+VAGUE_TRIGGERS = tuple(VAGUE)
 ORDINAL = re.compile(r"\A\d+(?:st|nd|rd|th)\Z", re.IGNORECASE)
 URLISH = re.compile(r"(?:https?|ftp)://\S+|\bwww\.\S+|\]\([^)]*\)|<[^>\s]+>", re.IGNORECASE)
 ORDERED_MARKER = re.compile(r"^\s*\d+[.)]\s", re.MULTILINE)
@@ -172,12 +182,13 @@ def _unit(match: re.Match[str]) -> str:
 
 def _value(match: re.Match[str]) -> tuple[Decimal, bool]:
     """Return the value and whether the figure carried its own scale."""
-    if match.group("num") is not None:
-        value = _decimal(match.group("num"))
-        scale = match.group("abbr") or match.group("sw")
+    groups = match.groupdict()
+    if groups.get("num") is not None:
+        value = _decimal(groups["num"])
+        scale = groups["abbr"] or groups["sw"]
     else:
-        value = Decimal(WORD_NUMBERS[match.group("wnum").casefold()])
-        scale = match.group("sw2")
+        value = Decimal(WORD_NUMBERS[groups["wnum"].casefold()])
+        scale = groups["sw2"]
     if scale:
         return value.scaleb(SCALES[scale.casefold()]), True
     return value, False
@@ -192,21 +203,33 @@ def _joins(text: str, low: re.Match[str], high: re.Match[str]) -> bool:
 
 
 def _scale_exponent(match: re.Match[str]) -> int:
-    scale = match.group("abbr") or match.group("sw") or match.group("sw2")
+    groups = match.groupdict()
+    scale = groups.get("abbr") or groups.get("sw") or groups.get("sw2")
     return SCALES[scale.casefold()] if scale else 0
 
 
 def _mask(text: str, spans: Iterable[tuple[int, int]]) -> str:
-    chars = list(text)
-    for start, end in spans:
-        chars[start:end] = " " * (end - start)
-    return "".join(chars)
+    """Blank out spans, keeping every other offset where it was."""
+    parts, last = [], 0
+    for start, end in sorted(spans):
+        if start < last:
+            start = last
+        parts.append(text[last:start])
+        parts.append(" " * max(0, end - start))
+        last = max(last, end)
+    parts.append(text[last:])
+    return "".join(parts)
+
+
+def _blank(match: re.Match[str]) -> str:
+    return " " * len(match.group())
 
 
 def _clean(text: str) -> str:
     """Drop URLs and ordered-list markers, which hold digits that are not figures."""
-    text = URLISH.sub(lambda m: " " * len(m.group()), text)
-    return ORDERED_MARKER.sub(lambda m: " " * len(m.group()), text)
+    if "://" in text or "www." in text or "](" in text or "<" in text:
+        text = URLISH.sub(_blank, text)
+    return ORDERED_MARKER.sub(_blank, text)
 
 
 def _month_date(match: re.Match[str]) -> Figure | None:
@@ -226,9 +249,64 @@ def _month_date(match: re.Match[str]) -> Figure | None:
 
 def extract(text: str) -> list[Figure]:
     """Return every figure stated in a text, in order of appearance."""
-    text = _clean(text)
+    return [figure for _, figure in extract_at(text)]
+
+
+def extract_at(text: str) -> list[tuple[int, Figure]]:
+    """Return every figure stated in a text with its offset, in order of appearance."""
+    lowered = text.lower()
+    digits = DIGIT.search(text) is not None
+    scale_words = any(word in lowered for word in SCALE_TRIGGERS)
+    if not digits and not scale_words and not any(w in lowered for w in MULTIPLIER_TRIGGERS):
+        return []
+    text = _clean(text) if digits else text
     figures: list[tuple[int, Figure]] = []
     spans: list[tuple[int, int]] = []
+    if digits:
+        _dates(text, figures, spans)
+    if spans:
+        text = _mask(text, spans)
+        spans = []
+    if digits or scale_words:
+        _quantities(text, figures, spans, digits, scale_words)
+    if spans:
+        text = _mask(text, spans)
+        spans = []
+    for pattern, kind, triggers in (
+        (MULTIPLIER, "mult", MULTIPLIER_TRIGGERS),
+        (VAGUE_WORD, "vague", VAGUE_TRIGGERS),
+        (BARE_SCALE, "bare", SCALE_TRIGGERS),
+    ):
+        if not any(word in lowered for word in triggers):
+            continue
+        for match in pattern.finditer(text):
+            word = match.group().casefold()
+            if kind == "mult":
+                figure = Figure(match.group(), "value", "x", _norm(Decimal(MULTIPLIER_WORDS[word])))
+            elif kind == "vague":
+                figure = Figure(match.group(), "vague", label=word)
+            else:
+                exponent = 1 if word == "dozen" else SCALES[word]
+                value = Decimal(12) if word == "dozen" else Decimal(1).scaleb(exponent)
+                figure = Figure(match.group(), "value", "", _norm(value))
+            figures.append((match.start(), figure))
+            spans.append(match.span())
+        if spans:
+            text = _mask(text, spans)
+            spans = []
+    if digits:
+        for match in IDENTIFIER.finditer(text):
+            token = match.group()
+            if ORDINAL.match(token):
+                continue
+            figures.append((match.start(), Figure(token, "ident", label=token.casefold())))
+    figures.sort(key=lambda pair: pair[0])
+    return figures
+
+
+def _dates(text: str, figures: list[tuple[int, Figure]], spans: list[tuple[int, int]]) -> None:
+    if YEAR.search(text) is None:
+        return
     for match in ISO_DATE.finditer(text):
         figures.append((match.start(), Figure(match.group(), "date", label=match.group())))
         spans.append(match.span())
@@ -239,10 +317,22 @@ def extract(text: str) -> list[Figure]:
         if figure is not None:
             figures.append((match.start(), figure))
             spans.append(match.span())
-    if spans:
-        text = _mask(text, spans)
-        spans = []
-    quantities = list(QUANTITY.finditer(text))
+
+
+def _quantities(
+    text: str,
+    figures: list[tuple[int, Figure]],
+    spans: list[tuple[int, int]],
+    digits: bool,
+    scale_words: bool,
+) -> None:
+    quantities = list(QUANTITY.finditer(text)) if digits else []
+    if scale_words:
+        taken = [m.span() for m in quantities]
+        for match in WORD_QUANTITY.finditer(text):
+            if not any(start < match.end() and match.start() < end for start, end in taken):
+                quantities.append(match)
+        quantities.sort(key=lambda m: m.start())
     index = 0
     while index < len(quantities):
         match = quantities[index]
@@ -271,30 +361,6 @@ def extract(text: str) -> list[Figure]:
         figures.append((match.start(), Figure(match.group(), "value", unit, _norm(value))))
         spans.append(match.span())
         index += 1
-    text = _mask(text, spans)
-    spans = []
-    for pattern, kind in ((MULTIPLIER, "mult"), (VAGUE_WORD, "vague"), (BARE_SCALE, "bare")):
-        for match in pattern.finditer(text):
-            word = match.group().casefold()
-            if kind == "mult":
-                figure = Figure(match.group(), "value", "x", _norm(Decimal(MULTIPLIER_WORDS[word])))
-            elif kind == "vague":
-                figure = Figure(match.group(), "vague", label=word)
-            else:
-                exponent = 1 if word == "dozen" else SCALES[word]
-                value = Decimal(12) if word == "dozen" else Decimal(1).scaleb(exponent)
-                figure = Figure(match.group(), "value", "", _norm(value))
-            figures.append((match.start(), figure))
-            spans.append(match.span())
-        text = _mask(text, spans)
-        spans = []
-    for match in IDENTIFIER.finditer(text):
-        token = match.group()
-        if ORDINAL.match(token):
-            continue
-        figures.append((match.start(), Figure(token, "ident", label=token.casefold())))
-    figures.sort(key=lambda pair: pair[0])
-    return [figure for _, figure in figures]
 
 
 @dataclass(frozen=True)
@@ -371,7 +437,7 @@ def _ground(text: str, dates: tuple[date, ...]) -> Grounding:
             labels.add(figure.label)
             if figure.kind == "date":
                 values.add(_norm(Decimal(int(figure.label[:4]))))
-    for word in re.findall(rf"(?i)\b(?:{_WORDS})\b", text):
+    for word in NUMBER_WORD.findall(text):
         values.add(_norm(Decimal(WORD_NUMBERS[word.casefold()])))
     for when in dates:
         labels.add(when.isoformat())
