@@ -97,6 +97,18 @@ def page_environment() -> Environment:
     return env
 
 
+@lru_cache(maxsize=1)
+def code_version() -> str:
+    """Hash the package's code and templates, so that caches expire with any change to them."""
+    digest = hashlib.sha256(__version__.encode())
+    package = Path(__file__).parent
+    for path in sorted(package.rglob("*")):
+        if path.suffix in (".py", ".html", ".css", ".j2") and path.is_file():
+            digest.update(path.relative_to(package).as_posix().encode() + b"\0")
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
 def confined(out_dir: Path, relative: str) -> Path:
     """Resolve a page path and refuse anything outside the output folder."""
     base = out_dir.resolve()
@@ -125,8 +137,33 @@ def _date(value: object) -> date | None:
     return date.fromisoformat(str(value)[:10])
 
 
-def select_guides(project: Project, *, preview: bool) -> tuple[list[SiteGuide], dict[str, str]]:
+@dataclass
+class Verdicts:
+    """Check verdicts by input hash: those of the previous run, and those this run used."""
+
+    previous: dict[str, list[str]] = field(default_factory=dict)
+    used: dict[str, list[str]] = field(default_factory=dict)
+
+
+def check_errors(project: Project, doc: GuideDoc, source: Source, verdicts: Verdicts) -> list[str]:
+    """Return the rules with error findings, reusing a verdict for identical inputs."""
+    context = project.check_context(source)
+    key = hashlib.sha256(f"{code_version()}\0{doc.content_hash}\0{context!r}".encode()).hexdigest()
+    rules = verdicts.used.get(key, verdicts.previous.get(key))
+    if rules is None:
+        findings = check_guide(doc, context)
+        rules = sorted({f.rule for f in findings if f.severity == "error"})
+        if has_errors(findings) and not rules:
+            rules = ["error"]
+    verdicts.used[key] = rules
+    return rules
+
+
+def select_guides(
+    project: Project, *, preview: bool, verdicts: Verdicts | None = None
+) -> tuple[list[SiteGuide], dict[str, str]]:
     """Pick the live version of every approved guide whose checks pass; drafts under preview."""
+    verdicts = verdicts or Verdicts()
     chosen: list[SiteGuide] = []
     left_out: dict[str, str] = {}
     by_id = project.sources.by_id()
@@ -147,9 +184,8 @@ def select_guides(project: Project, *, preview: bool) -> tuple[list[SiteGuide], 
             )
             continue
         if live is not None:
-            findings = check_guide(live.doc, project.check_context(source))
-            if has_errors(findings):
-                rules = sorted({f.rule for f in findings if f.severity == "error"})
+            rules = check_errors(project, live.doc, source, verdicts)
+            if rules:
                 left_out[guide_id] = (
                     f"the approved version fails checks ({', '.join(rules)}); "
                     f"run `prepguide check {guide_id}`"
@@ -383,13 +419,12 @@ def _walk(folder: Path, skip: Path | None = None) -> Iterator[os.DirEntry]:
 def input_fingerprint(project: Project, out_dir: Path, preview: bool) -> str:
     """Hash what the site is made from: inputs, review state, settings, code and the date."""
     digest = hashlib.sha256()
-    header = [__version__, str(out_dir.resolve()), preview, project.today.isoformat()]
+    header = [code_version(), str(out_dir.resolve()), preview, project.today.isoformat()]
     digest.update(json.dumps(header).encode())
     digest.update(project.settings.model_dump_json().encode())
     ws = project.workspace
-    package = Path(__file__).parent
     cache = ws.state_dir / CACHE_DIR
-    for folder in (ws.sources_dir, ws.guides_dir, ws.state_dir, package):
+    for folder in (ws.sources_dir, ws.guides_dir, ws.state_dir):
         for entry in _walk(folder, skip=cache):
             if entry.name.endswith((".pyc", ".tmp")):
                 continue
@@ -401,10 +436,10 @@ def input_fingerprint(project: Project, out_dir: Path, preview: bool) -> str:
     return digest.hexdigest()
 
 
-def _state_paths(project: Project, out_dir: Path) -> tuple[Path, Path]:
+def _state_paths(project: Project, out_dir: Path) -> tuple[Path, Path, Path]:
     folder = project.workspace.state_dir / CACHE_DIR
     key = hashlib.sha256(str(out_dir.resolve()).encode()).hexdigest()[:16]
-    return folder / f"manifest-{key}.json", folder / "bodies.json"
+    return folder / f"manifest-{key}.json", folder / "bodies.json", folder / "checks.json"
 
 
 def _read_json(path: Path) -> dict:
@@ -455,7 +490,7 @@ def _prune(out_dir: Path, keep: dict[str, list], previous: dict[str, list]) -> l
 def publish(project: Project, out_dir: Path, *, preview: bool) -> PublishReport:
     """Write the site: live approved guides, plus drafts bannered and noindexed under preview."""
     report = PublishReport(out_dir=out_dir)
-    manifest_path, bodies_path = _state_paths(project, out_dir)
+    manifest_path, bodies_path, verdicts_path = _state_paths(project, out_dir)
     manifest = _read_json(manifest_path)
     fingerprint = input_fingerprint(project, out_dir, preview)
     if _unchanged(manifest, fingerprint, out_dir):
@@ -467,7 +502,8 @@ def publish(project: Project, out_dir: Path, *, preview: bool) -> PublishReport:
         report.reused = True
         return report
 
-    guides, report.left_out = select_guides(project, preview=preview)
+    verdicts = Verdicts(previous=_read_json(verdicts_path))
+    guides, report.left_out = select_guides(project, preview=preview, verdicts=verdicts)
     model = SiteModel(project, guides)
     report.problems = model.problems
     report.guides = sorted(g.id for g in guides if not g.draft)
@@ -481,6 +517,8 @@ def publish(project: Project, out_dir: Path, *, preview: bool) -> PublishReport:
     report.written = writer.written
     if bodies != cached_bodies:
         atomic_write_text(bodies_path, json.dumps(bodies, sort_keys=True, ensure_ascii=False))
+    if verdicts.used != verdicts.previous:
+        atomic_write_text(verdicts_path, json.dumps(verdicts.used, sort_keys=True))
     if not preview and report.guides:
         mark_published(project, report.guides)
     state = {

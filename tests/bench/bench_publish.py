@@ -1,0 +1,304 @@
+"""Benchmark: publish 5,000 synthetic approved guides and compare with the raw floor.
+
+Run: python tests/bench/bench_publish.py [--guides 5000] [--keep DIR]
+Prints pages/s and peak memory for a cold publish, the floor (markdown-it + Jinja2 + file
+writes of the same number of pages, nothing else), their ratio, and a no-change rebuild.
+Each measured phase runs in a fresh subprocess so that its peak RSS is its own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO))
+os.environ.setdefault("SOURCE_DATE_EPOCH", "1795996800")
+
+WORDS = [
+    "candidates",
+    "explain",
+    "measure",
+    "tradeoff",
+    "baseline",
+    "latency",
+    "throughput",
+    "design",
+    "review",
+    "evidence",
+    "system",
+    "careful",
+    "profile",
+    "bottleneck",
+    "reviewer",
+    "interview",
+    "project",
+    "narrow",
+    "budget",
+    "evaluate",
+    "retrieval",
+    "ranking",
+    "storage",
+    "cache",
+    "queue",
+    "partition",
+    "replica",
+    "consistency",
+    "rollout",
+    "monitor",
+    "alert",
+    "failure",
+    "recovery",
+    "capacity",
+    "planning",
+    "cost",
+    "quality",
+    "precision",
+    "recall",
+    "label",
+    "dataset",
+    "pipeline",
+    "schedule",
+    "batch",
+    "stream",
+    "index",
+    "shard",
+    "migrate",
+    "schema",
+    "contract",
+    "owner",
+    "decision",
+]
+
+
+def prose(rng: random.Random, words: int) -> str:
+    """Return number-free filler sentences of roughly the given length."""
+    out, count = [], 0
+    while count < words:
+        n = rng.randint(9, 16)
+        sentence = " ".join(rng.choice(WORDS) for _ in range(n))
+        out.append(sentence[0].upper() + sentence[1:] + ".")
+        count += n
+    return " ".join(out)
+
+
+def make_workspace(root: Path, count: int) -> None:
+    """Write sources, guides, revisions and approved review state for count guides."""
+    import yaml
+
+    from generator.compose import compose_body
+    from generator.draft import Draft, ReportedStatement
+    from generator.fsio import sha256_text
+    from generator.guides import GuideDoc, GuideMeta, Provenance
+    from generator.project import Project
+    from generator.review import LiveRecord, ReviewState
+
+    rng = random.Random(7)
+    shutil.copytree(REPO / "prompts", root / "prompts")
+    shutil.copy(REPO / "prepguide.toml", root / "prepguide.toml")
+    (root / "sources").mkdir()
+    companies = [f"Company {chr(65 + i // 26)}{chr(65 + i % 26)}" for i in range(80)]
+    techniques = [f"technique {i}" for i in range(300)]
+    stack = [f"Stack{i}" for i in range(150)]
+    for i in range(count):
+        year = 2018 + i % 8
+        data = {
+            "id": f"guide-{i:05d}",
+            "company": rng.choice(companies),
+            "title": f"How we scaled system {i} for {rng.choice(WORDS)} workloads",
+            "url": f"https://engineering.example.com/posts/{i}",
+            "published": f"{year}-{1 + i % 12:02d}-{1 + i % 28:02d}",
+            "checked": "2026-11-01",
+            "summary": prose(rng, 60),
+            "scale": [f"{rng.randint(2, 900)} million requests per day"] if i % 3 else [],
+            "techniques": rng.sample(techniques, 4),
+            "stack": rng.sample(stack, 3),
+        }
+        text = yaml.safe_dump(data, sort_keys=False)
+        (root / "sources" / f"guide-{i:05d}.yaml").write_text(text, encoding="utf-8")
+    project = Project(root)
+    site = project.settings.site.name
+    for source in project.sources.sources:
+        sentences = [s.strip() + "." for s in source.summary.split(".") if s.strip()]
+        draft = Draft(
+            reported=[ReportedStatement(text=s, quote=s) for s in sentences[:6]],
+            angle="connect measurement to the bottleneck",
+            interpretation="\n\n".join(prose(rng, 110) for _ in range(2)),
+            case_study_title="systems-oriented",
+            case_study="\n\n".join(prose(rng, 100) for _ in range(2)),
+            steps=[prose(rng, 10) for _ in range(4)],
+        )
+        body = compose_body(draft, source, project.originals(source), site)
+        meta = GuideMeta(
+            id=source.key,
+            source=source.key,
+            company=source.company,
+            title=source.title,
+            status="published",
+            provenance=Provenance(
+                backend="bench",
+                drafter_version="bench",
+                prompt_hash="0" * 64,
+                source_hash=source.content_hash(),
+                generated_at="2026-11-01T00:00:00Z",
+            ),
+            generated_hash=sha256_text(body),
+        )
+        doc = GuideDoc(meta=meta, body=body)
+        project.guides.write(doc)
+        revision = project.guides.keep_text(source.key, project.guides.read_text(source.key))
+        at = "2026-11-02T00:00:00Z"
+        state = ReviewState(
+            id=source.key,
+            status="published",
+            content_hash=doc.content_hash,
+            by="bench",
+            at=at,
+            live=LiveRecord(
+                content_hash=doc.content_hash,
+                revision=revision.name,
+                approved_by="bench",
+                approved_at=at,
+                published_at=at,
+            ),
+            first_published="2026-11-02",
+        )
+        project.guides.write_review(source.key, state.model_dump_json(indent=2) + "\n")
+
+
+def peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def run_publish(root: Path, out: Path) -> dict:
+    from generator.project import Project
+    from generator.publish import publish
+
+    start = time.perf_counter()
+    report = publish(Project(root), out, preview=False)
+    elapsed = time.perf_counter() - start
+    return {
+        "elapsed": elapsed,
+        "pages": len(report.pages),
+        "written": report.written,
+        "guides": len(report.guides),
+        "left_out": len(report.left_out),
+        "reused": report.reused,
+        "peak_mb": peak_mb(),
+    }
+
+
+FLOOR_TEMPLATE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
+<title>{{ title }}</title><link rel="stylesheet" href="../../style.css"></head>
+<body><main><h1>{{ title }}</h1>{{ body }}</main></body></html>
+"""
+
+
+def run_floor(root: Path, out: Path, pages: int) -> dict:
+    """Markdown-it + Jinja2 + plain file writes for the same number of pages, nothing else."""
+    from jinja2 import Environment, StrictUndefined
+    from markdown_it import MarkdownIt
+    from markupsafe import Markup
+
+    bodies = []
+    for path in sorted((root / "guides").glob("*.md")):
+        text = path.read_text(encoding="utf-8")
+        bodies.append(text.split("\n---\n", 1)[1])
+    md = MarkdownIt("commonmark", {"html": False})
+    template = Environment(autoescape=True, undefined=StrictUndefined).from_string(FLOOR_TEMPLATE)
+    start = time.perf_counter()
+    for i in range(pages):
+        html = template.render(title=f"Page {i}", body=Markup(md.render(bodies[i % len(bodies)])))
+        target = out / f"p{i}" / "index.html"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(html.encode("utf-8"))
+    return {"elapsed": time.perf_counter() - start, "pages": pages, "peak_mb": peak_mb()}
+
+
+def phase(*args: str) -> dict:
+    """Run one measured phase in a fresh interpreter and return its figures."""
+    cmd = [sys.executable, __file__, "--phase", *args]
+    done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(done.stderr)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--guides", type=int, default=5000)
+    parser.add_argument("--keep", type=Path, default=None)
+    parser.add_argument("--phase", nargs="+", default=None)
+    args = parser.parse_args()
+    if args.phase:
+        kind, root, out, *rest = args.phase
+        if kind == "publish":
+            print(json.dumps(run_publish(Path(root), Path(out))))
+        else:
+            print(json.dumps(run_floor(Path(root), Path(out), int(rest[0]))))
+        return
+    base = args.keep or Path(tempfile.mkdtemp(prefix="prepguide-bench-"))
+    root = base / "ws"
+    if not (root / "guides").is_dir():
+        root.mkdir(parents=True, exist_ok=True)
+        start = time.perf_counter()
+        make_workspace(root, args.guides)
+        print(f"setup: {args.guides} approved guides written in {time.perf_counter() - start:.1f}s")
+    words = len((root / "guides" / "guide-00000.md").read_text().split("\n---\n", 1)[1].split())
+    print(f"guide body: ~{words} words")
+    site = base / "site"
+    shutil.rmtree(site, ignore_errors=True)
+    shutil.rmtree(root / ".prepguide" / "publish", ignore_errors=True)
+    cold = phase("publish", str(root), str(site))
+    rate = cold["pages"] / cold["elapsed"]
+    print(
+        f"cold publish: {cold['guides']} guides, {cold['pages']} pages "
+        f"({cold['written']} written, {cold['left_out']} left out) in {cold['elapsed']:.2f}s "
+        f"= {rate:.0f} pages/s, peak memory {cold['peak_mb']:.0f} MB"
+    )
+    floor_dir = base / "floor"
+    shutil.rmtree(floor_dir, ignore_errors=True)
+    floor = phase("floor", str(root), str(floor_dir), str(cold["pages"]))
+    floor_rate = floor["pages"] / floor["elapsed"]
+    print(
+        f"floor (markdown-it + Jinja2 + writes): {floor['pages']} pages in "
+        f"{floor['elapsed']:.2f}s = {floor_rate:.0f} pages/s, peak memory {floor['peak_mb']:.0f} MB"
+    )
+    print(f"ratio publish/floor (time): {cold['elapsed'] / floor['elapsed']:.2f}")
+    again = phase("publish", str(root), str(site))
+    print(
+        f"no-change rebuild: {again['pages']} pages, {again['written']} written in "
+        f"{again['elapsed']:.2f}s (cache reused: {again['reused']}), "
+        f"peak memory {again['peak_mb']:.0f} MB"
+    )
+    shutil.rmtree(site)
+    rerender = phase("publish", str(root), str(site))
+    print(
+        f"site folder deleted, caches kept (check verdicts + body HTML by content hash): "
+        f"{rerender['pages']} pages in {rerender['elapsed']:.2f}s "
+        f"= {rerender['pages'] / rerender['elapsed']:.0f} pages/s, "
+        f"ratio to floor {rerender['elapsed'] / floor['elapsed']:.2f}, "
+        f"peak memory {rerender['peak_mb']:.0f} MB"
+    )
+    first = root / "guides" / "guide-00000.md"
+    first.write_text(first.read_text(encoding="utf-8") + "\nOne more line.\n", encoding="utf-8")
+    edited = phase("publish", str(root), str(site))
+    print(
+        f"rebuild after one draft edit (live version unchanged): {edited['written']} written "
+        f"in {edited['elapsed']:.2f}s"
+    )
+    if args.keep is None:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

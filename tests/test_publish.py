@@ -1,0 +1,320 @@
+"""Publishing: scope, leaks, feed and sitemap, reproducibility, escaping, confinement, goldens."""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from goldens import assert_golden
+
+from generator import review
+from generator.cli import cli
+from generator.errors import PublishError
+from generator.guides import parse, serialize
+from generator.project import Project
+from generator.publish import confined, publish
+
+ATOM = "{http://www.w3.org/2005/Atom}"
+SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+
+
+def run(root: Path, *args: str) -> str:
+    result = CliRunner().invoke(cli, ["--root", str(root), *args], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def published_workspace(root: Path) -> Path:
+    """Generate offline drafts and approve the two sample guides that can pass the checks."""
+    run(root, "generate", "--backend", "offline")
+    run(root, "verify", "--manual", "meta-llm-training-at-scale", "--by", "Ed")
+    project = Project(root)
+    review.approve(project, "shopify-catalog-clustering", by="Ed")
+    review.approve(project, "meta-llm-training-at-scale", by="Ed")
+    return root
+
+
+@pytest.fixture
+def site_root(workspace: Path) -> Path:
+    return published_workspace(workspace)
+
+
+def site_files(out: Path) -> dict[str, bytes]:
+    files = sorted(p for p in out.rglob("*") if p.is_file())
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in files}
+
+
+def test_only_approved_guides_that_pass_checks_are_published(site_root: Path):
+    out = site_root / "site"
+    report = publish(Project(site_root), out, preview=False)
+    assert report.guides == ["meta-llm-training-at-scale", "shopify-catalog-clustering"]
+    assert set(report.left_out) == {"meta-gem", "meta-prometheus"}
+    assert "not approved" in report.left_out["meta-gem"]
+    for path in [
+        "index.html",
+        "feed.xml",
+        "sitemap.xml",
+        "style.css",
+        "guides/shopify-catalog-clustering/index.html",
+        "topics/gpus/index.html",
+        "topics/index.html",
+        "companies/meta/index.html",
+        "companies/index.html",
+    ]:
+        assert (out / path).is_file(), path
+    assert not (out / "guides" / "meta-gem").exists()
+    # The drafts' guides are linked nowhere; their records still show as source cards.
+    for name, data in site_files(out).items():
+        text = data.decode("utf-8", "replace")
+        assert "guides/meta-gem/" not in text, name
+        assert "guides/meta-prometheus/" not in text, name
+        assert "Draft" not in text, name
+        assert 'name="robots"' not in text, name
+    hub = (out / "topics/gpus/index.html").read_text()
+    assert 'id="meta-gem"' in hub
+    assert "../../guides/shopify-catalog-clustering/index.html" in hub
+    # Publishing records the first-published date through the review module.
+    state = review.read_state(Project(site_root), "shopify-catalog-clustering")
+    assert state.status == "published" and state.first_published.isoformat() == "2026-11-30"
+
+
+def test_guide_page_labels_sources_and_our_view_and_shows_citations(site_root: Path):
+    out = site_root / "site"
+    publish(Project(site_root), out, preview=False)
+    page = (out / "guides/shopify-catalog-clustering/index.html").read_text()
+    reports = page.index('class="part source-account" data-kind="reports"')
+    ours = page.index('class="part ours" data-kind="interpretation"')
+    assert reports < ours
+    assert "<h2>What Shopify reports</h2>" in page
+    assert "Last reviewed <time" in page
+    assert re.search(
+        r'<a href="https://shopify.engineering/catalog-clustering" rel="noopener">'
+        r"Cross-store product clustering across millions of stores ↗</a>\s*"
+        r'<span class="cite-meta">Shopify Engineering · Published 2026-05-20 · '
+        r"Checked 2026-10-22</span>",
+        page,
+    )
+    related = page[page.index("Related stories") :]
+    # The other approved guide links to its page; an unpublished record to its source card.
+    assert "../../guides/meta-llm-training-at-scale/index.html" in related
+    assert "../../companies/meta/index.html#meta-gem" in related
+    assert_golden("site/guide-shopify-catalog-clustering.html", page)
+    assert_golden("site/topic-gpus.html", (out / "topics/gpus/index.html").read_text())
+
+
+def test_preview_adds_drafts_bannered_and_noindexed_but_not_to_feed_or_sitemap(site_root: Path):
+    out = site_root / "preview"
+    report = publish(Project(site_root), out, preview=True)
+    assert report.drafts == ["meta-gem", "meta-prometheus"]
+    draft = (out / "guides/meta-gem/index.html").read_text()
+    assert "Draft: not reviewed" in draft
+    assert '<meta name="robots" content="noindex, nofollow">' in draft
+    assert '<meta name="robots"' in (out / "index.html").read_text()
+    assert "guides/meta-gem/index.html" in (out / "index.html").read_text()
+    assert "meta-gem" not in (out / "feed.xml").read_text()
+    assert "meta-gem" not in (out / "sitemap.xml").read_text()
+    # A preview never marks anything published.
+    assert review.read_state(Project(site_root), "shopify-catalog-clustering").status == "approved"
+
+
+def test_switching_from_preview_to_publish_removes_draft_pages(site_root: Path):
+    out = site_root / "site"
+    publish(Project(site_root), out, preview=True)
+    assert (out / "guides/meta-gem/index.html").exists()
+    report = publish(Project(site_root), out, preview=False)
+    assert "guides/meta-gem/index.html" in report.removed
+    assert not (out / "guides/meta-gem").exists()
+    assert "Draft" not in (out / "index.html").read_text()
+
+
+def test_withdrawn_and_rejected_guides_leave_the_site(site_root: Path):
+    out = site_root / "site"
+    publish(Project(site_root), out, preview=False)
+    review.withdraw(Project(site_root), "shopify-catalog-clustering", by="Ed", reason="superseded")
+    project = Project(site_root)
+    review.reject(project, "meta-gem", by="Ed", note="not ready")
+    report = publish(Project(site_root), out, preview=True)
+    assert report.left_out["shopify-catalog-clustering"] == "withdrawn (superseded)"
+    assert report.left_out["meta-gem"] == "rejected"
+    assert not (out / "guides/shopify-catalog-clustering").exists()
+    assert not (out / "guides/meta-gem").exists()
+    for name, data in site_files(out).items():
+        assert b"guides/shopify-catalog-clustering/" not in data, name
+        assert b"guides/meta-gem/" not in data, name
+
+
+def test_an_edit_after_approval_keeps_the_approved_text_live(site_root: Path):
+    project = Project(site_root)
+    doc = project.guides.read("shopify-catalog-clustering")
+    doc.body = doc.body.replace("## Put it into practice", "Unapproved sentence.\n\n## Put it")
+    project.guides.path(doc.meta.id).write_text(serialize(doc), encoding="utf-8")
+    out = site_root / "site"
+    publish(Project(site_root), out, preview=True)
+    page = (out / "guides/shopify-catalog-clustering/index.html").read_text()
+    assert "Unapproved sentence" not in page
+    assert "Draft: not reviewed" not in page
+
+
+def test_feed_and_sitemap_are_valid_xml_with_record_dates(site_root: Path):
+    out = site_root / "site"
+    publish(Project(site_root), out, preview=False)
+    feed = ET.parse(out / "feed.xml").getroot()
+    assert feed.tag == f"{ATOM}feed"
+    for name in ("title", "id", "updated", "author"):
+        assert feed.find(f"{ATOM}{name}") is not None, name
+    entries = feed.findall(f"{ATOM}entry")
+    assert len(entries) == 2
+    for entry in entries:
+        for name in ("title", "id", "updated", "published", "summary", "link"):
+            assert entry.find(f"{ATOM}{name}") is not None, name
+        content = entry.find(f"{ATOM}content")
+        assert content.get("type") == "html"
+        assert "<h2>What " in content.text and "Our career interpretation" in content.text
+        assert entry.find(f"{ATOM}updated").text == "2026-11-30T00:00:00Z"
+    urls = ET.parse(out / "sitemap.xml").getroot()
+    assert urls.tag == f"{SITEMAP}urlset"
+    locs = {u.find(f"{SITEMAP}loc").text: u.find(f"{SITEMAP}lastmod") for u in urls}
+    guide = "https://prepguide.example.org/guides/shopify-catalog-clustering/"
+    assert locs[guide].text == "2026-11-30"
+    assert "https://prepguide.example.org/topics/gpus/" in locs
+    assert not any("meta-gem" in loc for loc in locs)
+
+
+def test_feed_dates_come_from_review_dates_not_the_build_time(
+    site_root: Path, monkeypatch: pytest.MonkeyPatch
+):
+    out = site_root / "site"
+    publish(Project(site_root), out, preview=False)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(1795996800 + 40 * 86400))
+    publish(Project(site_root), out, preview=False)
+    feed = (out / "feed.xml").read_text()
+    assert "2027-01" not in feed and "2026-11-30T00:00:00Z" in feed
+    assert "2027-01" not in (out / "sitemap.xml").read_text()
+
+
+def test_two_builds_are_byte_identical(site_root: Path, tmp_path: Path):
+    first, second = tmp_path / "one", tmp_path / "two"
+    publish(Project(site_root), first, preview=False)
+    publish(Project(site_root), second, preview=False)
+    publish(Project(site_root), first, preview=False)
+    assert site_files(first) == site_files(second)
+
+
+def test_unchanged_pages_are_not_rewritten(site_root: Path):
+    out = site_root / "site"
+    first = publish(Project(site_root), out, preview=False)
+    assert first.written == len(first.pages)
+    again = publish(Project(site_root), out, preview=False)
+    assert again.reused and again.written == 0
+    stamp = (out / "guides/shopify-catalog-clustering/index.html").stat().st_mtime_ns
+    source = site_root / "sources/meta-prometheus.yaml"
+    data = yaml.safe_load(source.read_text())
+    data["summary"] += " An added sentence."
+    source.write_text(yaml.safe_dump(data), encoding="utf-8")
+    changed = publish(Project(site_root), out, preview=False)
+    assert not changed.reused and 0 < changed.written < len(changed.pages)
+    assert (out / "guides/shopify-catalog-clustering/index.html").stat().st_mtime_ns == stamp
+    assert "An added sentence." in (out / "companies/meta/index.html").read_text()
+
+
+def test_record_values_and_prose_are_escaped_and_unsafe_links_dropped(workspace: Path):
+    source = workspace / "sources/shopify-catalog-clustering.yaml"
+    data = yaml.safe_load(source.read_text())
+    data["title"] = "Clustering <script>alert('title')</script>"
+    data["summary"] = 'Summary with <img src=x onerror="alert(1)"> markup.'
+    data["techniques"].append("<b>bold</b>")
+    source.write_text(yaml.safe_dump(data), encoding="utf-8")
+    run(workspace, "generate", "--backend", "offline")
+    project = Project(workspace)
+    doc = project.guides.read("shopify-catalog-clustering")
+    doc.body = doc.body.replace(
+        "## Put it into practice",
+        "<script>alert('body')</script> [click](javascript:alert(1)) "
+        "[data](data:text/html,hi) [ok](https://example.org/ok)\n\n## Put it into practice",
+    )
+    project.guides.path(doc.meta.id).write_text(serialize(doc), encoding="utf-8")
+    out = workspace / "site"
+    publish(Project(workspace), out, preview=True)
+    for name, data_bytes in site_files(out).items():
+        text = data_bytes.decode("utf-8", "replace")
+        assert "<script" not in text.lower(), name
+        assert "<img" not in text, name
+        assert "<b>bold" not in text, name
+        assert 'href="javascript:' not in text.lower(), name
+        assert 'href="data:' not in text.lower(), name
+    page = (out / "guides/shopify-catalog-clustering/index.html").read_text()
+    assert "&lt;script&gt;alert('body')&lt;/script&gt; [click](javascript:alert(1))" in page
+    assert '<a href="https://example.org/ok">ok</a>' in page
+    feed = ET.parse(out / "feed.xml")  # still well-formed XML
+    assert feed.getroot().tag == f"{ATOM}feed"
+
+
+def test_output_paths_are_confined_to_the_output_folder(tmp_path: Path):
+    out = tmp_path / "site"
+    out.mkdir()
+    assert confined(out, "guides/a/index.html") == (out / "guides/a/index.html").resolve()
+    for bad in ("../escape.html", "guides/../../escape.html", "/etc/passwd", "."):
+        with pytest.raises(PublishError):
+            confined(out, bad)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (out / "guides").symlink_to(outside, target_is_directory=True)
+    with pytest.raises(PublishError):
+        confined(out, "guides/x/index.html")
+    # A string-prefix test would wrongly accept a sibling folder that shares the prefix.
+    (tmp_path / "site-evil").mkdir()
+    with pytest.raises(PublishError):
+        confined(out, "../site-evil/index.html")
+
+
+def test_slug_collisions_are_reported_not_overwritten(site_root: Path):
+    extra = {
+        "company": "META!",
+        "title": "Another write-up",
+        "url": "https://example.org/meta-bang",
+        "published": "2025-01-01",
+        "summary": "A record from a company whose name slugs like Meta.",
+        "stack": ["C++", "C#"],
+        "techniques": [],
+    }
+    (site_root / "sources/meta-bang.yaml").write_text(yaml.safe_dump(extra), encoding="utf-8")
+    other = dict(extra, company="Zed", url="https://example.org/zed", stack=["C++", "C#"])
+    (site_root / "sources/zed.yaml").write_text(yaml.safe_dump(other), encoding="utf-8")
+    out = site_root / "site"
+    report = publish(Project(site_root), out, preview=False)
+    problems = "\n".join(report.problems)
+    assert "company slug 'meta' is shared by 'Meta' and 'META!'" in problems
+    assert "topic slug 'c' is shared by 'C#' and 'C++'" in problems
+    meta = (out / "companies/meta/index.html").read_text()
+    assert "Another write-up" not in meta and "How Meta trains" in meta
+
+
+def test_cli_publish_and_topics(site_root: Path):
+    output = run(site_root, "publish")
+    assert "published 2 guides in" in output
+    assert "left out meta-gem: draft, not approved yet" in output
+    output = run(site_root, "publish")
+    assert "(0 changed, 0 removed, nothing changed since the last build)" in output
+    topics = run(site_root, "topics")
+    assert "3 of the 4 engineering write-ups in our database mention GPUs in their stack." in topics
+
+    data = json.loads(run(site_root, "topics", "--json"))
+    assert data["total"] == 4
+    assert [t["slug"] for t in data["topics"]] == [
+        "distributed-training",
+        "gpus",
+        "hardware-reliability",
+        "pytorch",
+    ]
+
+
+def test_guide_parse_roundtrip_is_untouched_by_publish(site_root: Path):
+    before = (site_root / "guides/shopify-catalog-clustering.md").read_text()
+    publish(Project(site_root), site_root / "site", preview=False)
+    assert (site_root / "guides/shopify-catalog-clustering.md").read_text() == before
+    assert parse(before).meta.id == "shopify-catalog-clustering"
