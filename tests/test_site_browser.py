@@ -1,0 +1,108 @@
+"""The published site in Debian's Chromium: labelled sections look different, nothing external."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from test_publish import published_workspace
+
+from generator.project import Project
+from generator.publish import publish
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = Path(__file__).parent / "artifacts"
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+pytestmark = pytest.mark.browser
+
+
+@contextmanager
+def chromium_page(width: int = 1100, height: int = 900):
+    """Open a page in Debian's Chromium, recording every request; fail if it is missing."""
+    assert CHROMIUM.exists(), (
+        f"{CHROMIUM} is missing: install Debian's Chromium (apt-get install chromium); "
+        "the site must be checked in a real browser"
+    )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        try:
+            page = browser.new_page(viewport={"width": width, "height": height})
+            requests: list[str] = []
+            page.on("request", lambda request: requests.append(request.url))
+            yield page, requests
+        finally:
+            browser.close()
+
+
+def style_of(page, selector: str) -> dict:
+    return page.eval_on_selector(
+        selector,
+        """el => { const s = getComputedStyle(el); return {
+            background: s.backgroundColor, borderStyle: s.borderLeftStyle,
+            borderColor: s.borderLeftColor,
+            fontStyle: getComputedStyle(el.querySelector('p:not(.part-label)')).fontStyle,
+            label: el.querySelector('.part-label').innerText }; }""",
+    )
+
+
+def local_only(requests: list[str]) -> None:
+    outside = [
+        url for url in requests if not url.startswith(("file://", "http://127.0.0.1", "data:"))
+    ]
+    assert outside == [], f"the page fetched something outside file:// and 127.0.0.1: {outside}"
+
+
+@pytest.fixture
+def site(workspace: Path) -> Path:
+    root = published_workspace(workspace)
+    out = root / "site"
+    publish(Project(root), out, preview=True)
+    ARTIFACTS.mkdir(exist_ok=True)
+    return out
+
+
+def test_guide_page_sections_look_different_and_stay_local(site: Path):
+    with chromium_page() as (page, requests):
+        page.goto((site / "guides/shopify-catalog-clustering/index.html").as_uri())
+        reports = style_of(page, "section[data-kind=reports]")
+        ours = style_of(page, "section[data-kind=interpretation]")
+        assert reports["label"].upper() == "THE SOURCE'S ACCOUNT"
+        assert ours["label"].upper() == "OUR INTERPRETATION"
+        assert reports["background"] != ours["background"]
+        assert (reports["borderStyle"], ours["borderStyle"]) == ("solid", "dashed")
+        assert reports["fontStyle"] == "italic" and ours["fontStyle"] == "normal"
+        assert page.locator("aside.related h2").inner_text() == "Related stories"
+        assert page.get_by_text("Last reviewed").is_visible()
+        assert page.locator(".citations a").first.inner_text().endswith("↗")
+        stylesheet = page.evaluate("document.styleSheets.length")
+        assert stylesheet == 1, "the stylesheet did not load"
+        page.screenshot(path=str(ARTIFACTS / "site-guide.png"), full_page=True)
+        local_only(requests)
+
+
+def test_hub_page_and_draft_banner_in_a_narrow_viewport(site: Path):
+    with chromium_page(width=390, height=844) as (page, requests):
+        page.goto((site / "topics/gpus/index.html").as_uri())
+        stats = page.locator(".hub-stats").inner_text()
+        assert stats.startswith("3 of the 4 engineering write-ups in our database mention GPUs")
+        assert page.locator("article.source-card").count() == 3
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0, "the hub page scrolls sideways on a phone"
+        page.screenshot(path=str(ARTIFACTS / "site-hub.png"), full_page=True)
+        page.goto((site / "guides/meta-gem/index.html").as_uri())
+        banner = page.locator(".banner")
+        assert banner.is_visible() and banner.inner_text().startswith("Draft: not reviewed")
+        robots = page.locator("meta[name=robots]").get_attribute("content")
+        assert "noindex" in robots
+        local_only(requests)
