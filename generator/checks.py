@@ -317,6 +317,10 @@ ADVICE = (
     r"|hires?\s+(?:candidates|engineers|applicants|people)\s+who"
 )
 READER = r"(?:you|candidates?|readers?|applicants?|job\s+seekers|engineers|everyone|one)"
+# Who a guide's reader is: advice aimed at them has no place in what a source reports.
+AUDIENCE = re.compile(
+    r"\b(?:you|your|candidates?|readers?|applicants?|job\s+seekers|interviewees)\b", re.I
+)
 DIRECTIVE = rf"{READER}\s+(?:should|must|ought\s+to|need\s+to|have\s+to|shouldn't|mustn't)"
 SAYING = r"(?:says?|said|states?|stated|claims?|believes?|thinks?|argues?|writes?|insists?)"
 ROLE = (
@@ -415,7 +419,7 @@ def check_attribution(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
                 continue
             if block.section == REPORTS:
                 hit = _attributed_advice(sentence, reader_patterns)
-                if hit is None or not re.search(rf"\b{READER}\b", sentence, re.IGNORECASE):
+                if hit is None or not AUDIENCE.search(sentence):
                     continue
                 if " ".join(sentence.casefold().split()) in source_text:
                     continue
@@ -507,6 +511,8 @@ def check_links(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
         masked = EMAIL.sub(lambda m: " " * len(m.group()), masked)
         masked = SCHEME.sub(lambda m: " " * len(m.group()), masked)
         for match in HOST.finditer(masked):
+            if match.group(1).isupper():
+                continue  # "ASP.NET" names a framework, not a host
             found.append((match.group(1), _host(match.group(1)) in hosts))
         reported: set[str] = set()
         for target, allowed in found:

@@ -287,7 +287,8 @@ def _check(project: Project, ids: tuple[str, ...]) -> list[dict]:
         try:
             doc = project.guides.read(guide_id)
         except PrepguideError as exc:
-            rows.append(_missing_row(guide_id, f"{exc}; fix the front matter or regenerate"))
+            message = f"{exc}; fix the front matter or regenerate"
+            rows.append(_missing_row(guide_id, message, rule="guide.invalid", status="invalid"))
             continue
         source = project.source(guide_id)
         if doc is None:
@@ -314,9 +315,11 @@ def _check(project: Project, ids: tuple[str, ...]) -> list[dict]:
     return rows
 
 
-def _missing_row(guide_id: str, message: str) -> dict:
-    finding = {"rule": "guide.missing", "severity": "error", "section": "guide", "message": message}
-    return {"id": guide_id, "status": "missing", "findings": [finding]}
+def _missing_row(
+    guide_id: str, message: str, rule: str = "guide.missing", status: str = "missing"
+) -> dict:
+    finding = {"rule": rule, "severity": "error", "section": "guide", "message": message}
+    return {"id": guide_id, "status": status, "findings": [finding]}
 
 
 @cli.command()

@@ -186,8 +186,11 @@ def test_our_own_advice_mentioning_the_company_passes(sentence: str) -> None:
 def test_reader_directed_advice_in_reports_is_an_error() -> None:
     text = body(reported=[*REPORTED, "Meta recommends that candidates learn 5D parallelism."])
     assert "attribution.advice" in rules(text)
-    fine = body(reported=[*REPORTED, "Meta recommends GEM for all of its ad surfaces."])
-    assert "attribution.advice" not in rules(fine)
+    for sentence in [
+        "Meta recommends GEM for all of its ad surfaces.",
+        "Meta recommends one central model for engineers to maintain.",
+    ]:
+        assert "attribution.advice" not in rules(body(reported=[*REPORTED, sentence]))
 
 
 # --- links -----------------------------------------------------------------------------------
@@ -217,6 +220,7 @@ def test_foreign_links_and_hosts_are_errors(sentence: str) -> None:
         "Compare with https://engineering.fb.com/2026/08/03/ml-applications/gem-training/.",
         "Read the original on engineering.fb.com before you start.",
         "Use Node.js or PyTorch 2.x, e.g. in a notebook; keep notes in README.md.",
+        "Port the service to ASP.NET and compare.",
     ],
 )
 def test_cited_links_and_non_hosts_pass(sentence: str) -> None:

@@ -175,3 +175,14 @@ def test_check_text_output_quotes_and_says_how_to_fix(workspace: Path) -> None:
     assert "links.foreign" in result.stdout
     assert "“evil.example.com”" in result.stdout and "remove it" in result.stdout
     assert run(workspace, "check", "shopify-catalog-clustering").returncode == 0
+
+
+def test_check_reports_an_unreadable_guide_and_goes_on(workspace: Path) -> None:
+    assert run(workspace, "generate", "--backend", "offline").returncode == 0
+    (workspace / "guides" / "meta-gem.md").write_text("no front matter\n", encoding="utf-8")
+    result = run(workspace, "check", "--json")
+    assert result.returncode == 1
+    rows = {row["id"]: row for row in json.loads(result.stdout)["guides"]}
+    assert [f["rule"] for f in rows["meta-gem"]["findings"]] == ["guide.invalid"]
+    assert "meta-gem.md" in rows["meta-gem"]["findings"][0]["message"]
+    assert rows["shopify-catalog-clustering"]["findings"] == []
