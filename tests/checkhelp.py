@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import date
+from pathlib import Path
 from typing import Any
+
+import yaml
 
 from generator.checks import CheckContext, check_body
 from generator.citations import CitationView, resolve_originals
@@ -121,3 +124,37 @@ def view(**changes: Any) -> CitationView:
         checked=date(2026, 10, 22),
     )
     return replace(base, **changes)
+
+
+# Complete what the sample records leave for an editor: url, published and checked.
+COMPLETIONS = {
+    "meta-gem": {
+        "url": "https://engineering.fb.com/2025/11/10/ml-applications/meta-gem-frontier-ads-ai/",
+        "checked": "2026-10-22",
+        "citations": [
+            {
+                "url": "https://engineering.fb.com/2026/08/03/ml-applications/gem-training/",
+            }
+        ],
+    },
+    "meta-llm-training-at-scale": {"checked": "2026-10-22"},
+    "meta-prometheus": {
+        "url": "https://engineering.fb.com/2026/01/15/data-center-engineering/prometheus/",
+        "published": "2026-01-15",
+        "checked": "2026-10-22",
+    },
+}
+
+
+def complete_records(root: Path) -> None:
+    """Give every sample record and citation a URL, a published and a Checked date."""
+    for path in (root / "sources").glob("*.yaml"):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        extra = COMPLETIONS.get(path.stem, {})
+        for key, value in extra.items():
+            if key == "citations":
+                for citation, more in zip(data["citations"], value, strict=True):
+                    citation.update(more)
+            else:
+                data[key] = value
+        path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), "utf-8")

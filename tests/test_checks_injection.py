@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from checkhelp import complete_records
 from fakes.openai_server import FakeOpenAI, Reply, draft_for
 
 INJECTED = {
@@ -112,4 +113,16 @@ def test_a_model_that_ignores_the_injection_passes(root: Path, fake: FakeOpenAI)
     assert generated.returncode == 0, generated.stdout + generated.stderr
     checked = prepguide(root, fake, "check", "meta-injected", "--json")
     assert json.loads(checked.stdout)["guides"][0]["findings"] == []
+    assert checked.returncode == 0
+
+
+def test_default_model_drafts_of_complete_records_raise_no_finding(
+    workspace: Path, fake: FakeOpenAI
+) -> None:
+    complete_records(workspace)
+    generated = prepguide(workspace, fake, "generate", "--backend", "openai")
+    assert generated.returncode == 0, generated.stdout + generated.stderr
+    assert fake.request_count == 4
+    checked = prepguide(workspace, fake, "check", "--json")
+    assert [g["findings"] for g in json.loads(checked.stdout)["guides"]] == [[], [], [], []]
     assert checked.returncode == 0

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import yaml
+from checkhelp import complete_records
 
 from generator.checks import check_body
 from generator.compose import originals_block
@@ -35,24 +36,6 @@ SEED_RECORD = {
     "techniques": ["distributed training", "recommendation systems"],
     "stack": ["GPUs", "custom low-precision kernels"],
 }
-# Complete what the sample records leave for an editor: url, published and checked.
-COMPLETIONS = {
-    "meta-gem": {
-        "url": "https://engineering.fb.com/2025/11/10/ml-applications/meta-gem-frontier-ads-ai/",
-        "checked": "2026-10-22",
-        "citations": [
-            {
-                "url": "https://engineering.fb.com/2026/08/03/ml-applications/gem-training/",
-            }
-        ],
-    },
-    "meta-llm-training-at-scale": {"checked": "2026-10-22"},
-    "meta-prometheus": {
-        "url": "https://engineering.fb.com/2026/01/15/data-center-engineering/prometheus/",
-        "published": "2026-01-15",
-        "checked": "2026-10-22",
-    },
-}
 
 
 def run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -64,20 +47,6 @@ def run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
         env=env,
         timeout=120,
     )
-
-
-def complete_records(root: Path) -> None:
-    """Give every sample record and citation a URL, a published and a Checked date."""
-    for path in (root / "sources").glob("*.yaml"):
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        extra = COMPLETIONS.get(path.stem, {})
-        for key, value in extra.items():
-            if key == "citations":
-                for citation, more in zip(data["citations"], value, strict=True):
-                    citation.update(more)
-            else:
-                data[key] = value
-        path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), "utf-8")
 
 
 def seed_body(views) -> str:
