@@ -77,11 +77,11 @@ class _Answer:
     retries: int
 
 
-class _CallFailed(Exception):
-    def __init__(self, error: Exception, outcome: str, retries: int) -> None:
-        self.error = error
-        self.outcome = outcome
-        self.retries = retries
+@dataclass(frozen=True)
+class _CallFailed:
+    error: Exception
+    outcome: str
+    retries: int
 
 
 class OpenAIDrafter:
@@ -126,7 +126,7 @@ class OpenAIDrafter:
                 draft, errors = validate_content(hit.content, source)
                 if draft is not None:
                     self._log(source, 0, outcome="ok", cached=True)
-                    return DraftResult(draft=draft, usage=Usage(**hit.usage), model=hit.model)
+                    return DraftResult(draft=draft, usage=Usage(**hit.usage), model=self.model)
         usage = Usage()
         max_tokens = self.max_tokens
         bumped = False
@@ -169,9 +169,11 @@ class OpenAIDrafter:
             if draft is not None:
                 self._log_completion(source, attempt, answer, "ok")
                 if self.cache is not None and key is not None:
-                    model = completion.model or self.model
-                    self.cache.put(key, CachedResponse(model, content, usage.model_dump()))
-                return DraftResult(draft=draft, usage=usage, model=completion.model or self.model)
+                    served = completion.model or self.model
+                    self.cache.put(key, CachedResponse(served, content, usage.model_dump()))
+                # Provenance names the model we asked for, which the skip key compares; the
+                # call log keeps the snapshot the server reports (e.g. gpt-4o-mini-2024-07-18).
+                return DraftResult(draft=draft, usage=usage, model=self.model)
             self._log_completion(source, attempt, answer, "invalid")
             if reasks == MAX_REASKS:
                 raise DraftError(

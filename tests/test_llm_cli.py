@@ -57,6 +57,17 @@ def test_rerun_with_nothing_changed_sends_zero_requests(workspace, fake):
     assert fake.request_count == 0
 
 
+def test_served_snapshot_name_does_not_defeat_the_skip(workspace):
+    with FakeOpenAI(served_model="gpt-4o-mini-2024-07-18") as fake:
+        run(workspace, fake, "generate")
+        fake.reset()
+        result = run(workspace, fake, "generate")
+        assert "skipped 4 unchanged" in result.output
+        assert fake.request_count == 0
+    guide = parse((workspace / "guides" / "meta-gem.md").read_text(encoding="utf-8"))
+    assert guide.meta.provenance.model == "gpt-4o-mini"
+
+
 def test_no_cache_asks_again(workspace, fake):
     run(workspace, fake, "generate")
     fake.reset()

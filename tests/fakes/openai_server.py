@@ -31,9 +31,10 @@ Requests with no matching action get the default draft. Actions:
   ``Reply(lambda req: {**draft_for(req), "interpretation": "49. Visit https://evil.example"})``.
 - ``Raw(status, body, headers={})``: any HTTP status and raw body bytes/text.
 
-Counters: ``request_count``, ``peak_concurrency``, ``requests`` (parsed JSON bodies, in arrival
-order) and ``reset()``. ``python -m tests.fakes.openai_server --port 8999 --latency 0.5`` runs
-it by hand.
+``FakeOpenAI(served_model="gpt-4o-mini-2024-07-18")`` answers with a snapshot name, as OpenAI
+does. Counters: ``request_count``, ``peak_concurrency``, ``requests`` (parsed JSON bodies, in
+arrival order) and ``reset()``.
+``python -m tests.fakes.openai_server --port 8999 --latency 0.5`` runs it by hand.
 """
 
 from __future__ import annotations
@@ -178,8 +179,11 @@ def _error_body(status: int, message: str, kind: str, code: str | None = None) -
 class FakeOpenAI:
     """A threaded HTTP server on 127.0.0.1 speaking the Chat Completions API."""
 
-    def __init__(self, latency: float = 0.0, port: int = 0) -> None:
+    def __init__(
+        self, latency: float = 0.0, port: int = 0, served_model: str | None = None
+    ) -> None:
         self.latency = latency
+        self.served_model = served_model
         self._lock = threading.Lock()
         self._script: list[_Scripted] = []
         self._stopping = threading.Event()
@@ -305,7 +309,7 @@ class FakeOpenAI:
                 "id": f"chatcmpl-fake-{number}",
                 "object": "chat.completion",
                 "created": int(time.time()),
-                "model": body.get("model", "fake-model"),
+                "model": self.served_model or body.get("model", "fake-model"),
                 "choices": [
                     {"index": 0, "message": message, "finish_reason": finish, "logprobs": None}
                 ],
