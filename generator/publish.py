@@ -6,6 +6,7 @@ import hashlib
 import html
 import json
 import os
+import sqlite3
 import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -40,6 +41,7 @@ from generator.topics import Topic, compute_topics, join_names, recency_key, uni
 DRAFT_BANNER = "Draft: not reviewed. This page is a preview and is not indexed."
 PREVIEW_BANNER = "Preview build: drafts that are not reviewed are included. Not indexed."
 CACHE_DIR = "publish"
+FEED_SIZE = 50
 MANAGED_DIRS = ("guides", "topics", "companies", "page")
 SECTION_STYLE = {
     REPORTS: ("source-account", "The source's account"),
@@ -137,33 +139,89 @@ def _date(value: object) -> date | None:
     return date.fromisoformat(str(value)[:10])
 
 
-@dataclass
-class Verdicts:
-    """Check verdicts by input hash: those of the previous run, and those this run used."""
+class BuildCache:
+    """Body HTML and check verdicts keyed by content hash, kept in SQLite between builds."""
 
-    previous: dict[str, list[str]] = field(default_factory=dict)
-    used: dict[str, list[str]] = field(default_factory=dict)
+    def __init__(self, path: Path | None) -> None:
+        self.used_bodies: set[str] = set()
+        self.used_verdicts: set[str] = set()
+        self.db: sqlite3.Connection | None = None
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                self.db = self._open(path)
+            except sqlite3.DatabaseError:
+                path.unlink(missing_ok=True)
+                self.db = self._open(path)
+
+    @staticmethod
+    def _open(path: Path) -> sqlite3.Connection:
+        db = sqlite3.connect(path)
+        db.execute("CREATE TABLE IF NOT EXISTS bodies (key TEXT PRIMARY KEY, html TEXT)")
+        db.execute("CREATE TABLE IF NOT EXISTS verdicts (key TEXT PRIMARY KEY, rules TEXT)")
+        return db
+
+    def _get(self, table: str, key: str) -> str | None:
+        if self.db is None:
+            return None
+        row = self.db.execute(f"SELECT * FROM {table} WHERE key = ?", (key,)).fetchone()
+        return row[1] if row else None
+
+    def _put(self, table: str, key: str, value: str) -> None:
+        if self.db is not None:
+            self.db.execute(f"INSERT OR REPLACE INTO {table} VALUES (?, ?)", (key, value))
+
+    def body(self, doc: GuideDoc) -> str:
+        """Return the body HTML of a guide, rendering it only for a new content hash."""
+        key = hashlib.sha256(f"{code_version()}\0{doc.content_hash}".encode()).hexdigest()
+        self.used_bodies.add(key)
+        html_text = self._get("bodies", key)
+        if html_text is None:
+            html_text = guide_body_html(doc)
+            self._put("bodies", key, html_text)
+        return html_text
+
+    def verdict(self, key: str) -> list[str] | None:
+        self.used_verdicts.add(key)
+        rules = self._get("verdicts", key)
+        return None if rules is None else json.loads(rules)
+
+    def keep_verdict(self, key: str, rules: list[str]) -> None:
+        self._put("verdicts", key, json.dumps(rules))
+
+    def close(self) -> None:
+        """Drop entries this build did not use, and save."""
+        if self.db is None:
+            return
+        for table, used in (("bodies", self.used_bodies), ("verdicts", self.used_verdicts)):
+            self.db.execute("CREATE TEMP TABLE IF NOT EXISTS used (key TEXT PRIMARY KEY)")
+            self.db.execute("DELETE FROM used")
+            self.db.executemany("INSERT OR IGNORE INTO used VALUES (?)", ((k,) for k in used))
+            self.db.execute(f"DELETE FROM {table} WHERE key NOT IN (SELECT key FROM used)")
+        self.db.commit()
+        self.db.close()
+        self.db = None
 
 
-def check_errors(project: Project, doc: GuideDoc, source: Source, verdicts: Verdicts) -> list[str]:
+def check_errors(project: Project, doc: GuideDoc, source: Source, cache: BuildCache) -> list[str]:
     """Return the rules with error findings, reusing a verdict for identical inputs."""
     context = project.check_context(source)
     key = hashlib.sha256(f"{code_version()}\0{doc.content_hash}\0{context!r}".encode()).hexdigest()
-    rules = verdicts.used.get(key, verdicts.previous.get(key))
+    rules = cache.verdict(key)
     if rules is None:
         findings = check_guide(doc, context)
         rules = sorted({f.rule for f in findings if f.severity == "error"})
         if has_errors(findings) and not rules:
             rules = ["error"]
-    verdicts.used[key] = rules
+        cache.keep_verdict(key, rules)
     return rules
 
 
 def select_guides(
-    project: Project, *, preview: bool, verdicts: Verdicts | None = None
+    project: Project, *, preview: bool, cache: BuildCache | None = None
 ) -> tuple[list[SiteGuide], dict[str, str]]:
     """Pick the live version of every approved guide whose checks pass; drafts under preview."""
-    verdicts = verdicts or Verdicts()
+    cache = cache or BuildCache(None)
     chosen: list[SiteGuide] = []
     left_out: dict[str, str] = {}
     by_id = project.sources.by_id()
@@ -184,7 +242,7 @@ def select_guides(
             )
             continue
         if live is not None:
-            rules = check_errors(project, live.doc, source, verdicts)
+            rules = check_errors(project, live.doc, source, cache)
             if rules:
                 left_out[guide_id] = (
                     f"the approved version fails checks ({', '.join(rules)}); "
@@ -271,6 +329,7 @@ class SiteModel:
         }
         self.related = RelatedIndex(self.sources)
         self._cards: dict[str, Markup] = {}
+        self._related: dict[str, list[dict]] = {}
 
     def _companies(self) -> dict[str, tuple[str, list[Source]]]:
         groups: dict[str, dict[str, list[Source]]] = {}
@@ -309,7 +368,12 @@ class SiteModel:
         return f"{company}#{source.key}" if company else None
 
     def related_items(self, source: Source) -> list[dict]:
-        items = []
+        """Return the related-story items of a write-up (computed once per build)."""
+        cached = self._related.get(source.key)
+        if cached is not None:
+            return cached
+        items: list[dict] = []
+        self._related[source.key] = items
         for other in self.related.related(source):
             href = self.source_href(other)
             if href is None:
@@ -436,10 +500,10 @@ def input_fingerprint(project: Project, out_dir: Path, preview: bool) -> str:
     return digest.hexdigest()
 
 
-def _state_paths(project: Project, out_dir: Path) -> tuple[Path, Path, Path]:
+def _state_paths(project: Project, out_dir: Path) -> tuple[Path, Path]:
     folder = project.workspace.state_dir / CACHE_DIR
     key = hashlib.sha256(str(out_dir.resolve()).encode()).hexdigest()[:16]
-    return folder / f"manifest-{key}.json", folder / "bodies.json", folder / "checks.json"
+    return folder / f"manifest-{key}.json", folder / "cache.sqlite"
 
 
 def _read_json(path: Path) -> dict:
@@ -490,7 +554,7 @@ def _prune(out_dir: Path, keep: dict[str, list], previous: dict[str, list]) -> l
 def publish(project: Project, out_dir: Path, *, preview: bool) -> PublishReport:
     """Write the site: live approved guides, plus drafts bannered and noindexed under preview."""
     report = PublishReport(out_dir=out_dir)
-    manifest_path, bodies_path, verdicts_path = _state_paths(project, out_dir)
+    manifest_path, cache_path = _state_paths(project, out_dir)
     manifest = _read_json(manifest_path)
     fingerprint = input_fingerprint(project, out_dir, preview)
     if _unchanged(manifest, fingerprint, out_dir):
@@ -502,23 +566,21 @@ def publish(project: Project, out_dir: Path, *, preview: bool) -> PublishReport:
         report.reused = True
         return report
 
-    verdicts = Verdicts(previous=_read_json(verdicts_path))
-    guides, report.left_out = select_guides(project, preview=preview, verdicts=verdicts)
-    model = SiteModel(project, guides)
+    cache = BuildCache(cache_path)
+    try:
+        guides, report.left_out = select_guides(project, preview=preview, cache=cache)
+        model = SiteModel(project, guides)
+        writer = SiteWriter(out_dir, manifest.get("pages", {}))
+        render_site(model, writer, cache, preview=preview)
+    finally:
+        cache.close()
     report.problems = model.problems
     report.guides = sorted(g.id for g in guides if not g.draft)
     report.drafts = sorted(g.id for g in guides if g.draft)
-    writer = SiteWriter(out_dir, manifest.get("pages", {}) if isinstance(manifest, dict) else {})
-    cached_bodies = _read_json(bodies_path)
-    bodies = render_site(model, writer, cached_bodies, preview=preview)
 
     report.removed = _prune(out_dir, writer.pages, manifest.get("pages", {}))
     report.pages = sorted(writer.pages)
     report.written = writer.written
-    if bodies != cached_bodies:
-        atomic_write_text(bodies_path, json.dumps(bodies, sort_keys=True, ensure_ascii=False))
-    if verdicts.used != verdicts.previous:
-        atomic_write_text(verdicts_path, json.dumps(verdicts.used, sort_keys=True))
     if not preview and report.guides:
         mark_published(project, report.guides)
     state = {
@@ -533,22 +595,16 @@ def publish(project: Project, out_dir: Path, *, preview: bool) -> PublishReport:
     return report
 
 
-def render_site(
-    model: SiteModel, writer: SiteWriter, cached_bodies: dict[str, str], *, preview: bool
-) -> dict[str, str]:
-    """Render every page through the writer; return the body HTML cache to keep."""
+def render_site(model: SiteModel, writer: SiteWriter, cache: BuildCache, *, preview: bool) -> None:
+    """Render every page through the writer."""
     env = page_environment()
     site = model.site
     common = {"site": site, "noindex": preview, "description": None}
-    bodies: dict[str, str] = {}
     feed_entries: list[FeedEntry] = []
+    in_feed = {g.id for g in feed_guides(model.guides)}
     guide_template = env.get_template("guide.html")
     for guide in sorted(model.guides, key=lambda g: g.id):
-        content_hash = guide.doc.content_hash
-        body_html = cached_bodies.get(content_hash)
-        if body_html is None:
-            body_html = guide_body_html(guide.doc)
-        bodies[content_hash] = body_html
+        body_html = cache.body(guide.doc)
         preamble_html, sections = body_parts(body_html)
         source = guide.source
         originals = [
@@ -584,7 +640,7 @@ def render_site(
             },
         )
         writer.put(guide.href, page)
-        if not guide.draft and guide.updated:
+        if guide.id in in_feed and guide.updated:
             feed_entries.append(
                 FeedEntry(
                     url=f"{model.base_url}/guides/{guide.id}/",
@@ -602,7 +658,13 @@ def render_site(
     _render_feeds(model, writer, feed_entries)
     style = resources.files("generator").joinpath("templates/style.css").read_bytes()
     writer.put("style.css", style)
-    return bodies
+
+
+def feed_guides(guides: Iterable[SiteGuide]) -> list[SiteGuide]:
+    """Return the live guides the feed carries: the most recently updated first."""
+    live = [g for g in guides if not g.draft and g.updated]
+    live.sort(key=lambda g: (g.updated, g.published, g.id), reverse=True)
+    return live[:FEED_SIZE]
 
 
 def _listing_order(guide: SiteGuide) -> tuple:
@@ -747,6 +809,7 @@ def _render_feeds(model: SiteModel, writer: SiteWriter, entries: list[FeedEntry]
             site_url=site_url,
             feed_url=f"{model.base_url}/feed.xml",
             entries=entries,
+            limit=FEED_SIZE,
         ),
     )
     live = [g for g in model.guides if not g.draft]

@@ -318,3 +318,14 @@ def test_guide_parse_roundtrip_is_untouched_by_publish(site_root: Path):
     publish(Project(site_root), site_root / "site", preview=False)
     assert (site_root / "guides/shopify-catalog-clustering.md").read_text() == before
     assert parse(before).meta.id == "shopify-catalog-clustering"
+
+
+def test_a_corrupt_build_cache_is_rebuilt_not_fatal(site_root: Path):
+    out = site_root / "site"
+    publish(Project(site_root), out, preview=False)
+    cache = site_root / ".prepguide/publish/cache.sqlite"
+    assert cache.is_file()
+    cache.write_bytes(b"not a database")
+    (out / "index.html").unlink()
+    report = publish(Project(site_root), out, preview=False)
+    assert report.written == 1 and (out / "index.html").is_file()
