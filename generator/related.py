@@ -20,35 +20,39 @@ class RelatedIndex:
         self._tags: dict[str, frozenset[str]] = {}
         self._by_tag: dict[str, list[str]] = {}
         self._by_company: dict[str, list[str]] = {}
-        self._order: dict[str, tuple] = {}
         for source in self.sources:
             tags = frozenset(normalize_tag(tag) for tag in source.tags)
             self._tags[source.key] = tags
             for tag in tags:
                 self._by_tag.setdefault(tag, []).append(source.key)
             self._by_company.setdefault(normalize_tag(source.company), []).append(source.key)
-            published = source.published or date.min
-            self._order[source.key] = (source.published is None, -published.toordinal())
         self._by_id = {source.key: source for source in self.sources}
+        # Rank 0 is the oldest: newest first, undated last, then by id.
+        newest_first = sorted(self.sources, key=_recency)
+        self._rank = {s.key: len(newest_first) - i for i, s in enumerate(newest_first)}
+        self._span = len(newest_first) + 1
 
     def related(self, source: Source, limit: int = MAX_RELATED) -> list[Source]:
         """Return up to limit other write-ups that share the company or at least one tag."""
         shared: Counter[str] = Counter()
         for tag in self._tags.get(source.key, frozenset(normalize_tag(t) for t in source.tags)):
             shared.update(self._by_tag.get(tag, ()))
-        same_company = set(self._by_company.get(normalize_tag(source.company), ()))
-        candidates = (set(shared) | same_company) - {source.key}
-        ranked = heapq.nsmallest(
-            limit,
-            candidates,
-            key=lambda key: (
-                key not in same_company,
-                -shared[key],
-                *self._order[key],
-                key,
-            ),
-        )
-        return [self._by_id[key] for key in ranked]
+        rank, span = self._rank, self._span
+        same = set(self._by_company.get(normalize_tag(source.company), ()))
+        same.discard(source.key)
+        shared.pop(source.key, None)
+        # Higher score is better: same company, then shared tags, then recency.
+        company_bonus = span * (max(shared.values(), default=0) + 2)
+        scores = {key: count * span + rank[key] for key, count in shared.items()}
+        for key in same:
+            scores[key] = scores.get(key, rank[key]) + company_bonus
+        best = heapq.nlargest(limit, scores, key=scores.__getitem__)
+        return [self._by_id[key] for key in best]
+
+
+def _recency(source: Source) -> tuple:
+    published = source.published or date.min
+    return (source.published is None, -published.toordinal(), source.key)
 
 
 def related_stories(
