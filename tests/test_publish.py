@@ -329,3 +329,27 @@ def test_a_corrupt_build_cache_is_rebuilt_not_fatal(site_root: Path):
     (out / "index.html").unlink()
     report = publish(Project(site_root), out, preview=False)
     assert report.written == 1 and (out / "index.html").is_file()
+
+
+def test_index_is_newest_first_and_paginated(site_root: Path):
+    config = site_root / "prepguide.toml"
+    config.write_text(config.read_text().replace("[site]\n", "[site]\npage_size = 1\n"))
+    out = site_root / "site"
+    report = publish(Project(site_root), out, preview=True)
+    assert "page/4/index.html" in report.pages and "page/5/index.html" not in report.pages
+    first = (out / "index.html").read_text()
+    second = (out / "page/2/index.html").read_text()
+    assert '<a rel="next" href="page/2/index.html">' in first
+    assert '<a rel="prev" href="../../index.html">' in second
+    assert 'href="../../style.css"' in second
+    # Live guides first (both published today: newest record first), then drafts.
+    order = [
+        re.search(r'href="(?:\.\./\.\./)?guides/([^/]+)/', (out / p).read_text()).group(1)
+        for p in ["index.html", "page/2/index.html", "page/3/index.html", "page/4/index.html"]
+    ]
+    assert order == [
+        "shopify-catalog-clustering",
+        "meta-llm-training-at-scale",
+        "meta-gem",
+        "meta-prometheus",
+    ]
