@@ -197,27 +197,68 @@ def run_publish(root: Path, out: Path) -> dict:
     }
 
 
-FLOOR_TEMPLATE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
-<title>{{ title }}</title><link rel="stylesheet" href="../../style.css"></head>
-<body><main><h1>{{ title }}</h1>{{ body }}</main></body></html>
-"""
-
-
 def run_floor(root: Path, out: Path, pages: int) -> dict:
-    """Markdown-it + Jinja2 + plain file writes for the same number of pages, nothing else."""
-    from jinja2 import Environment, StrictUndefined
+    """Markdown-it + the site's own guide template + plain file writes, nothing else.
+
+    Contexts (the same shape as a real guide page: one citation, three related stories) are
+    prepared before the clock starts; the timed loop converts, renders and writes each page.
+    """
     from markdown_it import MarkdownIt
     from markupsafe import Markup
+
+    from generator.config import SiteSettings
+    from generator.publish import page_environment
 
     bodies = []
     for path in sorted((root / "guides").glob("*.md")):
         text = path.read_text(encoding="utf-8")
         bodies.append(text.split("\n---\n", 1)[1])
     md = MarkdownIt("commonmark", {"html": False})
-    template = Environment(autoescape=True, undefined=StrictUndefined).from_string(FLOOR_TEMPLATE)
+    template = page_environment().get_template("guide.html")
+    tags = [{"name": f"tag {i}", "href": f"topics/tag-{i}/index.html"} for i in range(7)]
+    related = [
+        {
+            "title": f"Related story {i}",
+            "company": "Company",
+            "year": 2025,
+            "summary": "A summary sentence of a related write-up. " * 4,
+            "href": f"guides/other-{i}/index.html",
+            "is_guide": True,
+            "tags": tags,
+        }
+        for i in range(3)
+    ]
+    citation = {
+        "title": "Original title",
+        "url": "https://engineering.example.com/post",
+        "publisher": "Engineering",
+        "published": "2025-01-01",
+        "checked": "2026-11-01",
+    }
+    site = SiteSettings()
     start = time.perf_counter()
     for i in range(pages):
-        html = template.render(title=f"Page {i}", body=Markup(md.render(bodies[i % len(bodies)])))
+        body = Markup(md.render(bodies[i % len(bodies)]))
+        html = template.render(
+            site=site,
+            root="../../",
+            noindex=False,
+            banner=None,
+            description="A summary sentence of this write-up.",
+            guide={
+                "id": f"p{i}",
+                "title": f"Page {i}",
+                "company": "Company",
+                "draft": False,
+                "updated": "2026-11-02",
+                "first_published": "2026-11-02",
+                "preamble": Markup(""),
+                "sections": [{"kind": "reports", "css": "ours", "label": "x", "html": body}],
+                "originals": [citation],
+                "topics": tags,
+                "related": related,
+            },
+        )
         target = out / f"p{i}" / "index.html"
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(html.encode("utf-8"))
@@ -270,7 +311,7 @@ def main() -> None:
     floor = phase("floor", str(root), str(floor_dir), str(cold["pages"]))
     floor_rate = floor["pages"] / floor["elapsed"]
     print(
-        f"floor (markdown-it + Jinja2 + writes): {floor['pages']} pages in "
+        f"floor (markdown-it + Jinja2 guide template + writes): {floor['pages']} pages in "
         f"{floor['elapsed']:.2f}s = {floor_rate:.0f} pages/s, peak memory {floor['peak_mb']:.0f} MB"
     )
     print(f"ratio publish/floor (time): {cold['elapsed'] / floor['elapsed']:.2f}")
