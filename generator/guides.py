@@ -13,6 +13,9 @@ from generator.errors import GuideError
 from generator.findings import Finding
 from generator.fsio import sha256_text
 
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
 Status = Literal["draft", "approved", "published", "rejected", "withdrawn"]
 FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n(.*)\Z", re.DOTALL)
 HEADING = re.compile(r"^## (.+?)\s*$", re.MULTILINE)
@@ -84,7 +87,7 @@ class GuideDoc:
 def serialize(doc: GuideDoc) -> str:
     """Render a guide file: front matter then body."""
     data = doc.meta.model_dump(mode="json")
-    front = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+    front = yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
     return f"---\n{front}---\n{doc.body}"
 
 
@@ -94,7 +97,7 @@ def parse(text: str, path: str = "<guide>") -> GuideDoc:
     if not match:
         raise GuideError("missing YAML front matter between '---' lines", path=path, rule="guide")
     try:
-        data = yaml.safe_load(match.group(1))
+        data = yaml.load(match.group(1), Loader=_Loader)
     except yaml.YAMLError as exc:
         raise GuideError(f"front matter is not YAML: {exc}", path=path, rule="guide") from exc
     try:

@@ -35,7 +35,7 @@ _DEFAULT_A = datetime(2001, 1, 1)
 _DEFAULT_B = datetime(2002, 2, 2)
 
 
-class _Loader(yaml.SafeLoader):
+class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # libyaml when available
     """A safe YAML loader that keeps dates as text and refuses duplicate keys."""
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:

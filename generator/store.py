@@ -124,9 +124,9 @@ class GuideStore:
             return None
         return self.keep_text(guide_id, text).path
 
-    def keep_text(self, guide_id: str, text: str) -> Revision:
+    def keep_text(self, guide_id: str, text: str, content_hash: str | None = None) -> Revision:
         """Keep text as a revision unless one with the same content exists; return it."""
-        digest = content_digest(text)[:12]
+        digest = (content_hash or content_digest(text))[:12]
         with file_lock(self.history_dir(guide_id) / ".lock"):
             kept = self.revisions(guide_id)
             for revision in kept:
@@ -169,4 +169,4 @@ class GuideStore:
         if self.read_text(doc.meta.id) not in (None, text):
             self.keep_copy(doc.meta.id)
         atomic_write_text(self.path(doc.meta.id), text)
-        self.keep_text(doc.meta.id, text)
+        self.keep_text(doc.meta.id, text, doc.content_hash)
