@@ -11,7 +11,7 @@ from typing import Literal
 
 from generator.checks import check_guide
 from generator.clock import iso, now
-from generator.compose import compose_body
+from generator.compose import compose_body, disclaimer
 from generator.drafting import Drafter, DraftResult
 from generator.errors import AuthError, GuideError, PrepguideError
 from generator.fsio import sha256_text
@@ -67,6 +67,8 @@ def _plan_one(project: Project, drafter: Drafter, source: Source, force: bool) -
     made = existing.meta.provenance
     current = (source.content_hash(), drafter.prompt_hash, drafter.backend, drafter.model)
     if (made.source_hash, made.prompt_hash, made.backend, made.model) == current:
+        if disclaimer(project.settings.site.name) not in existing.body:
+            return PlannedGuide(source, "generate", "site name or disclaimer changed")
         return PlannedGuide(source, "skip", "unchanged")
     if made.source_hash != source.content_hash():
         return PlannedGuide(source, "generate", "source changed")

@@ -152,6 +152,7 @@ def read_state(project: Project, guide_id: str) -> ReviewState | None:
 
 def _write_state(project: Project, state: ReviewState) -> None:
     project.guides.write_review(state.id, state.model_dump_json(indent=2) + "\n")
+    project.guides.set_status(state.id, state.status, state.content_hash)
 
 
 def _log(

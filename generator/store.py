@@ -163,6 +163,14 @@ class GuideStore:
         """List kept version files, oldest first."""
         return [revision.path for revision in self.revisions(guide_id)]
 
+    def set_status(self, guide_id: str, status: str, content_hash: str) -> None:
+        """Mirror a review status into the front matter while the body is the reviewed one."""
+        doc = self.read(guide_id)
+        if doc is None or doc.content_hash != content_hash or doc.meta.status == status:
+            return
+        doc.meta.status = status
+        atomic_write_text(self.path(guide_id), serialize(doc))
+
     def write(self, doc: GuideDoc) -> None:
         """Write a guide atomically, keeping the previous and the new version as revisions."""
         text = serialize(doc)

@@ -263,6 +263,16 @@ def test_the_site_name_comes_from_prepguide_toml(workspace: Path) -> None:
     assert "career interpretation by Career Notes, informed by the linked sources" in body
 
 
+def test_changing_the_site_name_regenerates_the_disclaimer(workspace: Path) -> None:
+    assert run_cli(workspace, "generate", "--backend", "offline").returncode == 0
+    (workspace / "prepguide.toml").write_text('[site]\nname = "Career Notes"\n', encoding="utf-8")
+    result = run_cli(workspace, "generate", "--backend", "offline")
+    assert result.returncode == 0
+    assert "generated 4" in result.stdout
+    body = (workspace / "guides" / "meta-gem.md").read_text(encoding="utf-8")
+    assert "career interpretation by Career Notes, informed by the linked sources" in body
+
+
 def test_the_site_name_has_a_default_without_prepguide_toml(workspace: Path) -> None:
     (workspace / "prepguide.toml").unlink()
     assert run_cli(workspace, "generate", "--backend", "offline").returncode == 0

@@ -143,6 +143,9 @@ def test_approve_binds_the_exact_text_and_records_who(ws: Path) -> None:
     assert live.updated.isoformat() == "2026-11-30"
     assert live.first_published is None
     assert review.live_version(p, STREAM) is None
+    front_matter = p.guides.read(SEARCH).meta
+    assert front_matter.status == "approved"
+    assert p.guides.read(SEARCH).body == doc.body
 
 
 def test_approve_needs_a_reviewer_name(ws: Path) -> None:
