@@ -7,16 +7,27 @@ import os
 import tempfile
 from pathlib import Path
 
+# mkstemp creates files readable only by their owner; written files get the usual mode.
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+DEFAULT_MODE = 0o666 & ~_UMASK
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write data to path via a temporary file and os.replace."""
+
+def atomic_write_bytes(path: Path, data: bytes, *, durable: bool = True) -> None:
+    """Write data to path via a temporary file and os.replace; fsync unless not durable."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        try:
+            mode = path.stat().st_mode & 0o7777
+        except FileNotFoundError:
+            mode = DEFAULT_MODE
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

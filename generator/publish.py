@@ -7,7 +7,6 @@ import html
 import json
 import os
 import sqlite3
-import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
@@ -22,7 +21,7 @@ from generator import __version__
 from generator.checks import check_guide, has_errors
 from generator.errors import PrepguideError, PublishError
 from generator.feeds import FeedEntry, SitemapEntry, atom_feed, sitemap
-from generator.fsio import atomic_write_text
+from generator.fsio import atomic_write_bytes, atomic_write_text
 from generator.guides import (
     CASE_STUDY,
     INTERPRETATION,
@@ -422,15 +421,7 @@ class SiteModel:
 
 def _write_page(path: Path, data: bytes) -> None:
     """Replace a page atomically; pages are rebuilt from inputs, so no fsync per page."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    atomic_write_bytes(path, data, durable=False)
 
 
 class SiteWriter:

@@ -241,3 +241,15 @@ def test_sample_guide_matches_its_golden_file(workspace: Path) -> None:
     generate(workspace, "shopify-catalog-clustering")
     text = (workspace / "guides" / "shopify-catalog-clustering.md").read_text(encoding="utf-8")
     assert_golden("guides/shopify-catalog-clustering.md", text)
+
+
+def test_written_files_keep_the_usual_permissions(workspace: Path) -> None:
+    assert run_cli(workspace, "build", "--preview").returncode == 0
+    guide = workspace / "guides" / "meta-gem.md"
+    page = workspace / "site" / "guides" / "meta-gem" / "index.html"
+    assert guide.stat().st_mode & 0o044 == 0o044, "others cannot read the guide"
+    assert page.stat().st_mode & 0o044 == 0o044, "a web server could not read the page"
+    guide.chmod(0o640)
+    guide.write_text(guide.read_text(encoding="utf-8") + "\nAn editor's note.\n", encoding="utf-8")
+    assert run_cli(workspace, "generate", "--force").returncode == 0
+    assert guide.stat().st_mode & 0o777 == 0o640, "regeneration changed the editor's mode"
