@@ -15,8 +15,8 @@ from generator import __version__
 from generator import review as review_mod
 from generator.backends import make_drafter, resolve_backend
 from generator.calllog import read_calls
-from generator.checks import check_guide
 from generator.errors import ConfigError, PrepguideError
+from generator.gate import blocked, check_guides
 from generator.generate import GenerateReport, plan_generation, run_generation
 from generator.importer import import_records, read_import_file
 from generator.project import Project
@@ -281,71 +281,26 @@ def logs(ctx: Context, count: int, guide_id: str | None, as_json: bool) -> None:
         click.echo("no LLM calls logged yet")
 
 
-def _check(project: Project, ids: tuple[str, ...]) -> list[dict]:
-    rows = []
-    for guide_id in ids or project.guides.ids():
-        try:
-            doc = project.guides.read(guide_id)
-        except PrepguideError as exc:
-            message = f"{exc}; fix the front matter or regenerate"
-            rows.append(_missing_row(guide_id, message, rule="guide.invalid", status="invalid"))
-            continue
-        source = project.source(guide_id)
-        if doc is None:
-            rows.append(
-                _missing_row(guide_id, f"no guide file; run `prepguide generate {guide_id}`")
-            )
-            continue
-        if source is None:
-            rows.append(
-                _missing_row(
-                    guide_id,
-                    f"no valid source record with id {guide_id!r}; run `prepguide sources check`",
-                )
-            )
-            continue
-        findings = check_guide(doc, project.check_context(source))
-        rows.append(
-            {
-                "id": guide_id,
-                "status": doc.meta.status,
-                "findings": [finding.model_dump() for finding in findings],
-            }
-        )
-    return rows
-
-
-def _missing_row(
-    guide_id: str, message: str, rule: str = "guide.missing", status: str = "missing"
-) -> dict:
-    finding = {"rule": rule, "severity": "error", "section": "guide", "message": message}
-    return {"id": guide_id, "status": status, "findings": [finding]}
-
-
 @cli.command()
 @click.argument("ids", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="Print findings as JSON.")
 @pass_ctx
 def check(ctx: Context, ids, as_json: bool) -> None:
     """Check guides against their records; exit 1 on any error finding."""
-    rows = _check(ctx.project, ids)
-    failed = any(f["severity"] == "error" for row in rows for f in row["findings"])
+    results = check_guides(ctx.project, ids)
+    failed = bool(blocked(results))
     if as_json:
-        click.echo(json.dumps({"guides": rows}, indent=2))
+        click.echo(json.dumps({"guides": [result.as_json() for result in results]}, indent=2))
     else:
-        total_errors = total_warnings = 0
-        for row in rows:
-            findings = row["findings"]
-            errors = sum(1 for f in findings if f["severity"] == "error")
-            total_errors += errors
-            total_warnings += len(findings) - errors
+        for result in results:
             click.echo(
-                f"{row['id']}: {row['status']}, {errors} errors, {len(findings) - errors} warnings"
+                f"{result.id}: {result.status}, {result.errors} errors, {result.warnings} warnings"
             )
-            for f in findings:
-                click.echo(f"  {f['severity']:7} {f['rule']} [{f['section']}]: {f['message']}")
+            for f in result.findings:
+                click.echo(f"  {f.severity:7} {f.rule} [{f.section}]: {f.message}")
         click.echo(
-            f"checked {len(rows)} guides: {total_errors} errors, {total_warnings} warnings"
+            f"checked {len(results)} guides: {sum(r.errors for r in results)} errors, "
+            f"{sum(r.warnings for r in results)} warnings"
             + ("; approval and publishing are refused until the errors are fixed" if failed else "")
         )
     if failed:
@@ -683,6 +638,17 @@ def build(ctx: Context, preview: bool, backend, model, concurrency, no_cache) ->
     ok = _run_generate(project, (), backend, model, concurrency, False, False, no_cache)
     for note in incomplete_notes(project):
         click.echo(f"note: {note}")
+    results = check_guides(project, [source.key for source in project.sources.sources])
+    held = blocked(results)
+    click.echo(
+        f"checks: {len(results) - len(held)} of {len(results)} guides clean"
+        + (
+            f"; {len(held)} have error findings and cannot be approved until fixed "
+            f"({', '.join(r.id for r in held)}); run `prepguide check` for details"
+            if held
+            else ""
+        )
+    )
     _publish(project, None, preview)
     if not ok:
         sys.exit(1)

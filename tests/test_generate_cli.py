@@ -61,6 +61,10 @@ def test_build_preview_drafts_every_source_and_says_where_to_open_the_site(
     assert "backend: offline" in out
     assert "generated 4, skipped 0 unchanged, failed 0" in out
     assert "can be drafted but not published until an editor adds" in out
+    assert (
+        "checks: 1 of 4 guides clean; 3 have error findings and cannot be approved until fixed "
+        "(meta-gem, meta-llm-training-at-scale, meta-prometheus)"
+    ) in out
     assert f"open {(workspace / 'site' / 'index.html').as_uri()}" in out
     assert sorted(guide_files(workspace)) == SAMPLE_IDS
     index = (workspace / "site" / "index.html").read_text(encoding="utf-8")
