@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+
+from generator.fsio import open_sqlite
 
 LOG_NAME = "llm-calls.sqlite3"
 SCHEMA = """
@@ -60,12 +61,8 @@ class CallLog:
     """Append-only SQLite log of LLM calls."""
 
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
-        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        self._db.execute("pragma journal_mode=wal")
-        self._db.execute("pragma synchronous=normal")
-        self._db.execute(SCHEMA)
+        self._db = open_sqlite(path, SCHEMA)
 
     @classmethod
     def in_state_dir(cls, state_dir: Path) -> CallLog:

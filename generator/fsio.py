@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sqlite3
 import tempfile
 from pathlib import Path
 
@@ -53,3 +54,13 @@ def write_if_changed(path: Path, data: bytes) -> bool:
 def sha256_text(text: str) -> str:
     """Return the hex SHA-256 of UTF-8 text."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def open_sqlite(path: Path, schema: str) -> sqlite3.Connection:
+    """Open (creating) a WAL-mode SQLite file that survives a kill at any moment."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    db.execute("pragma journal_mode=wal")
+    db.execute("pragma synchronous=normal")
+    db.execute(schema)
+    return db

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
 from generator.clock import iso, now
+from generator.fsio import open_sqlite
 
 CACHE_NAME = "llm-cache.sqlite3"
 SCHEMA = """
@@ -44,12 +44,8 @@ class ResponseCache:
     """A SQLite table of accepted responses; safe to kill at any moment."""
 
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
-        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        self._db.execute("pragma journal_mode=wal")
-        self._db.execute("pragma synchronous=normal")
-        self._db.execute(SCHEMA)
+        self._db = open_sqlite(path, SCHEMA)
 
     @classmethod
     def in_state_dir(cls, state_dir: Path) -> ResponseCache:

@@ -7,26 +7,15 @@ import threading
 import urllib.error
 import urllib.parse
 import urllib.request
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from browser import ARTIFACTS, chromium_browser
 from test_review import FEATURES, SEARCH, STREAM, make_review_workspace
 
 from generator import review
 from generator.project import Project
 from generator.webapp import make_server
-
-CHROMIUM = Path("/usr/bin/chromium")
-ARTIFACTS = Path(__file__).parent / "artifacts"
-FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 pytestmark = pytest.mark.browser
 
@@ -43,23 +32,6 @@ def served(tmp_path: Path):
     finally:
         server.shutdown()
         thread.join(timeout=10)
-
-
-@contextmanager
-def chromium_browser():
-    """Launch Debian's Chromium; fail (never skip) when it is missing."""
-    assert CHROMIUM.exists(), (
-        f"{CHROMIUM} is missing: install Debian's Chromium (apt-get install chromium); "
-        "the review page must be tested in a real browser"
-    )
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 def test_review_page_approves_and_rejects_in_a_real_browser(served) -> None:

@@ -6,21 +6,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from browser import ARTIFACTS, chromium_browser
 from test_publish import published_workspace
 
 from generator.project import Project
 from generator.publish import publish
-
-CHROMIUM = Path("/usr/bin/chromium")
-ARTIFACTS = Path(__file__).parent / "artifacts"
-FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 pytestmark = pytest.mark.browser
 
@@ -28,21 +18,11 @@ pytestmark = pytest.mark.browser
 @contextmanager
 def chromium_page(width: int = 1100, height: int = 900):
     """Open a page in Debian's Chromium, recording every request; fail if it is missing."""
-    assert CHROMIUM.exists(), (
-        f"{CHROMIUM} is missing: install Debian's Chromium (apt-get install chromium); "
-        "the site must be checked in a real browser"
-    )
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-        try:
-            page = browser.new_page(viewport={"width": width, "height": height})
-            requests: list[str] = []
-            page.on("request", lambda request: requests.append(request.url))
-            yield page, requests
-        finally:
-            browser.close()
+    with chromium_browser() as browser:
+        page = browser.new_page(viewport={"width": width, "height": height})
+        requests: list[str] = []
+        page.on("request", lambda request: requests.append(request.url))
+        yield page, requests
 
 
 def style_of(page, selector: str) -> dict:
