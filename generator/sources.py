@@ -329,23 +329,26 @@ def read_source_data(path: Path) -> Any:
     )
 
 
-def validation_problems(data: Any, path: Path, today: date) -> list[SourceError]:
-    """Return every contract violation of raw record data."""
+def check_record(data: Any, path: Path, today: date) -> tuple[Source | None, list[SourceError]]:
+    """Validate raw record data once; return the record, or every contract violation."""
     if not isinstance(data, dict):
-        return [
-            SourceError(
-                "expected a mapping of fields (company, title, summary, ...)",
-                path=path,
-                record_id=path.stem,
-                rule="source.syntax",
-            )
-        ]
+        problem = SourceError(
+            "expected a mapping of fields (company, title, summary, ...)",
+            path=path,
+            record_id=path.stem,
+            rule="source.syntax",
+        )
+        return None, [problem]
     record_id = str(data.get("id") or path.stem)
     try:
-        _validated(data, path, today)
+        return _validated(data, path, today), []
     except ValidationError as exc:
-        return _describe(exc, path, record_id)
-    return []
+        return None, _describe(exc, path, record_id)
+
+
+def validation_problems(data: Any, path: Path, today: date) -> list[SourceError]:
+    """Return every contract violation of raw record data."""
+    return check_record(data, path, today)[1]
 
 
 def _validated(data: dict[str, Any], path: Path, today: date) -> Source:
@@ -380,12 +383,10 @@ def load_sources(sources_dir: Path, today: date) -> SourceSet:
     result = SourceSet()
     for path in source_files(sources_dir):
         try:
-            data = read_source_data(path)
-            problems = validation_problems(data, path, today)
-            if problems:
-                result.problems.extend(problems)
-                continue
-            result.sources.append(_validated(data, path, today))
+            source, problems = check_record(read_source_data(path), path, today)
+            result.problems.extend(problems)
+            if source is not None:
+                result.sources.append(source)
         except SourceError as exc:
             result.problems.append(exc)
     _reject_duplicates(result)
