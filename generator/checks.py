@@ -356,60 +356,62 @@ def entity_names(ctx: CheckContext) -> tuple[str, ...]:
     return tuple(sorted((n for n in names if n.strip()), key=len, reverse=True))
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=4096)
 def entity_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
     """Match any of the names as whole words."""
     alternatives = "|".join(re.escape(name) for name in names) or r"(?!x)x"
     return re.compile(rf"(?<![\w])(?:{alternatives})(?![\w])", re.IGNORECASE)
 
 
-@lru_cache(maxsize=256)
-def attribution_patterns(names: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
-    """Compile the attribution patterns for a set of entity names."""
-    alternatives = "|".join(re.escape(name) for name in names) or r"(?!x)x"
-    entity = (
-        rf"(?:(?<![\w])(?:{alternatives})(?:['’]s)?{ROLE}"
-        r"|\b(?:the|this)\s+(?:original\s+)?(?:article|write-?up|blog\s+post|post|paper"
-        r"|source|authors?))"
+# Entity names are masked with one private-use character, so the attribution patterns below
+# are compiled once instead of once per company.
+ENTITY_MARK = "\ue000"
+_ENTITY = (
+    rf"(?:{ENTITY_MARK}(?:['’]s)?{ROLE}"
+    r"|\b(?:the|this)\s+(?:original\s+)?(?:article|write-?up|blog\s+post|post|paper"
+    r"|source|authors?))"
+)
+ATTRIBUTION_PATTERNS = tuple(
+    re.compile(pattern, re.IGNORECASE)
+    for pattern in (
+        rf"{_ENTITY}{AUXILIARY}\s+(?:{ADVICE})(?![\w-])",
+        rf"\baccording\s+to\s+{_ENTITY}.*?\b{DIRECTIVE}\b",
+        rf"\b{DIRECTIVE}\b.*?\baccording\s+to\s+{_ENTITY}",
+        rf"{_ENTITY}{AUXILIARY}\s+{SAYING}\s+(?:that\s+)?{DIRECTIVE}\b",
+        rf"\bas\s+{_ENTITY}\s+(?:{ADVICE}|{SAYING}|puts\s+it)(?![\w-])",
+        rf"{ENTITY_MARK}['’]s\s+(?:own\s+)?(?:advice|recommendations?"
+        rf"|endorsement|guidance|tips?|suggestions?|verdict)\b(?!\s+(?:{SYSTEM_NOUNS})\b)",
+        rf"\b(?:endorsed|recommended|approved|sponsored|backed|vetted|certified|sanctioned"
+        rf"|commissioned|blessed)\s+by\s+{_ENTITY}",
     )
-    flags = re.IGNORECASE
-    return (
-        re.compile(rf"{entity}{AUXILIARY}\s+(?:{ADVICE})(?![\w-])", flags),
-        re.compile(rf"\baccording\s+to\s+{entity}\b.*?\b{DIRECTIVE}\b", flags),
-        re.compile(rf"\b{DIRECTIVE}\b.*?\baccording\s+to\s+{entity}", flags),
-        re.compile(rf"{entity}{AUXILIARY}\s+{SAYING}\s+(?:that\s+)?{DIRECTIVE}\b", flags),
-        re.compile(rf"\bas\s+{entity}\s+(?:{ADVICE}|{SAYING}|puts\s+it)(?![\w-])", flags),
-        re.compile(
-            rf"(?<![\w])(?:{alternatives})['’]s\s+(?:own\s+)?(?:advice|recommendations?"
-            rf"|endorsement|guidance|tips?|suggestions?|verdict)\b(?!\s+(?:{SYSTEM_NOUNS})\b)",
-            flags,
-        ),
-        re.compile(
-            rf"\b(?:endorsed|recommended|approved|sponsored|backed|vetted|certified|sanctioned"
-            rf"|commissioned|blessed)\s+by\s+{entity}",
-            flags,
-        ),
-    )
+)
 
 
-def _attributed_advice(sentence: str, patterns: tuple[re.Pattern[str], ...]) -> str | None:
+def _attributed_advice(
+    sentence: str, mentions: re.Pattern[str], patterns: tuple[re.Pattern[str], ...]
+) -> str | None:
+    """Return the words that put advice in an entity's mouth, or None."""
+    names = mentions.findall(sentence)
+    masked = mentions.sub(ENTITY_MARK, sentence)
     for index, pattern in enumerate(patterns):
-        match = pattern.search(sentence)
+        match = pattern.search(masked)
         if match is None:
             continue
-        if index == len(patterns) - 1 and NEGATION.search(sentence, 0, match.start()):
+        if index == len(ATTRIBUTION_PATTERNS) - 1 and NEGATION.search(masked, 0, match.start()):
             continue
-        return match.group()
+        hit = match.group()
+        before = masked[: match.start()].count(ENTITY_MARK)
+        for name in names[before:]:
+            hit = hit.replace(ENTITY_MARK, name, 1)
+        return hit
     return None
 
 
 def check_attribution(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
     """Refuse advice, recommendations or endorsements put in the company's or publisher's mouth."""
-    names = entity_names(ctx)
-    patterns = attribution_patterns(names)
-    reader_patterns = (patterns[0],)
+    mentions = entity_pattern(entity_names(ctx))
+    reader_patterns = ATTRIBUTION_PATTERNS[:1]
     source_text = normalized_source(grounding_text(ctx.source))
-    mentions = entity_pattern(names)
     findings = []
     for block in guide.blocks:
         if not mentions.search(block.text) and not mentions_document(block.text):
@@ -418,13 +420,13 @@ def check_attribution(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
             if not mentions.search(sentence) and not mentions_document(sentence):
                 continue
             if block.section == REPORTS:
-                hit = _attributed_advice(sentence, reader_patterns)
+                hit = _attributed_advice(sentence, mentions, reader_patterns)
                 if hit is None or not AUDIENCE.search(sentence):
                     continue
                 if " ".join(sentence.casefold().split()) in source_text:
                     continue
             else:
-                hit = _attributed_advice(sentence, patterns)
+                hit = _attributed_advice(sentence, mentions, ATTRIBUTION_PATTERNS)
                 if hit is None:
                     continue
             findings.append(
