@@ -13,10 +13,22 @@ FIXED_EPOCH = "1795996800"  # 2026-11-30T00:00:00Z: pins "today" and every writt
 
 @pytest.fixture(autouse=True)
 def pinned_clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Pin the clock and keep real LLM credentials out of every test."""
+    """Pin the clock; keep real LLM credentials and proxies out of every test."""
     monkeypatch.setenv("SOURCE_DATE_EPOCH", FIXED_EPOCH)
     for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PREPGUIDE_MODEL"):
         monkeypatch.delenv(name, raising=False)
+    for scheme in ("http", "https", "all"):  # straight to 127.0.0.1, never via a proxy
+        monkeypatch.delenv(f"{scheme}_proxy", raising=False)
+        monkeypatch.delenv(f"{scheme.upper()}_PROXY", raising=False)
+
+
+@pytest.fixture
+def site():
+    """Run the loopback link server that verify tests check against."""
+    from fakes.link_server import LinkServer
+
+    with LinkServer(hang_seconds=3) as server:
+        yield server
 
 
 @pytest.fixture

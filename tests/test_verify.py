@@ -26,15 +26,6 @@ DAY1 = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
 
 
 @pytest.fixture
-def site(monkeypatch: pytest.MonkeyPatch):
-    for scheme in ("http", "https", "all"):  # straight to 127.0.0.1, never via a proxy
-        monkeypatch.delenv(f"{scheme}_proxy", raising=False)
-        monkeypatch.delenv(f"{scheme.upper()}_PROXY", raising=False)
-    with LinkServer(hang_seconds=3) as server:
-        yield server
-
-
-@pytest.fixture
 def ledger(tmp_path: Path) -> Ledger:
     return Ledger.load(tmp_path / "sources" / ".verification.jsonl")
 

@@ -27,15 +27,6 @@ def epoch(day: str) -> str:
 
 
 @pytest.fixture
-def site(monkeypatch: pytest.MonkeyPatch):
-    for scheme in ("http", "https", "all"):  # straight to 127.0.0.1, never via a proxy
-        monkeypatch.delenv(f"{scheme}_proxy", raising=False)
-        monkeypatch.delenv(f"{scheme.upper()}_PROXY", raising=False)
-    with LinkServer(hang_seconds=3) as server:
-        yield server
-
-
-@pytest.fixture
 def root(tmp_path: Path, site: LinkServer) -> Path:
     root = tmp_path / "ws"
     (root / "sources").mkdir(parents=True)
