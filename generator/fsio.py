@@ -16,8 +16,11 @@ DEFAULT_MODE = 0o666 & ~_UMASK
 
 def atomic_write_bytes(path: Path, data: bytes, *, durable: bool = True) -> None:
     """Write data to path via a temporary file and os.replace; fsync unless not durable."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except FileNotFoundError:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         try:
             mode = path.stat().st_mode & 0o7777
