@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import sqlite3
 import tempfile
 from pathlib import Path
@@ -12,15 +13,19 @@ from pathlib import Path
 _UMASK = os.umask(0)
 os.umask(_UMASK)
 DEFAULT_MODE = 0o666 & ~_UMASK
+TEMP_SUFFIX = ".tmp"
+# .<name>.<pid>.<random>.tmp, as atomic_write_bytes names its temporary files.
+TEMP_NAME = re.compile(r"^\..+\.(\d+)\.[^.]+\.tmp$")
 
 
 def atomic_write_bytes(path: Path, data: bytes, *, durable: bool = True) -> None:
     """Write data to path via a temporary file and os.replace; fsync unless not durable."""
+    prefix = f".{path.name}.{os.getpid()}."
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=TEMP_SUFFIX, dir=path.parent)
     except FileNotFoundError:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=TEMP_SUFFIX, dir=path.parent)
     try:
         try:
             mode = path.stat().st_mode & 0o7777
@@ -67,3 +72,24 @@ def open_sqlite(path: Path, schema: str) -> sqlite3.Connection:
     db.execute("pragma synchronous=normal")
     db.execute(schema)
     return db
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def remove_orphaned_temp_files(folder: Path) -> list[Path]:
+    """Delete temporary files left below folder by writers that were killed mid-write."""
+    removed = []
+    for path in folder.rglob(f".*{TEMP_SUFFIX}") if folder.is_dir() else []:
+        match = TEMP_NAME.match(path.name)
+        if match and not _running(int(match.group(1))):
+            path.unlink(missing_ok=True)
+            removed.append(path)
+    return removed

@@ -14,7 +14,7 @@ from generator.clock import iso, now
 from generator.compose import compose_body, disclaimer
 from generator.drafting import Drafter, DraftResult
 from generator.errors import AuthError, GuideError, PrepguideError
-from generator.fsio import sha256_text
+from generator.fsio import remove_orphaned_temp_files, sha256_text
 from generator.guides import GuideDoc, GuideMeta, Provenance
 from generator.project import Project
 from generator.sources import Source
@@ -110,6 +110,7 @@ async def run_generation(
     """Draft every planned guide; one failure never stops the others."""
     report = GenerateReport(skipped=[p.source.key for p in plan if p.action == "skip"])
     started = time.monotonic()
+    remove_orphaned_temp_files(project.guides.dir)
     limit = asyncio.Semaphore(max(1, concurrency))
     stop = asyncio.Event()
 

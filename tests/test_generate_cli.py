@@ -257,3 +257,21 @@ def test_written_files_keep_the_usual_permissions(workspace: Path) -> None:
     guide.write_text(guide.read_text(encoding="utf-8") + "\nAn editor's note.\n", encoding="utf-8")
     assert run_cli(workspace, "generate", "--force").returncode == 0
     assert guide.stat().st_mode & 0o777 == 0o640, "regeneration changed the editor's mode"
+
+
+def test_a_rerun_removes_temporary_files_of_a_killed_writer(workspace: Path) -> None:
+    guides = workspace / "guides"
+    guides.mkdir()
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    orphan = guides / f".meta-gem.md.{dead.stdout.strip()}.k3x9q2ab.tmp"
+    orphan.write_text("half a guide", encoding="utf-8")
+    in_flight = guides / f".meta-gem.md.{os.getpid()}.z8y7x6wv.tmp"
+    in_flight.write_text("another writer is busy", encoding="utf-8")
+    assert run_cli(workspace, "generate", "--backend", "offline").returncode == 0
+    assert not orphan.exists(), "a killed writer's temporary file was left behind"
+    assert in_flight.exists(), "a running writer's temporary file was deleted"
