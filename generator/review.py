@@ -15,9 +15,11 @@ from generator import audit
 from generator.checks import check_guide, has_errors
 from generator.clock import iso, now
 from generator.errors import GuideError, PrepguideError, ReviewError
+from generator.figures import extract_at, ground
 from generator.findings import Finding, count
 from generator.guides import REPORTS, GuideDoc, Status, parse, split_sections
 from generator.project import Project
+from generator.quotes import find_quotes
 from generator.sources import Source
 
 STATUSES: tuple[str, ...] = ("draft", "approved", "published", "rejected", "withdrawn")
@@ -620,12 +622,6 @@ def diff_published(project: Project, guide_id: str) -> Diff | None:
 
 # --- evidence: figures and quotes located in the source -----------------------------------
 
-FIGURE = re.compile(
-    r"(?<![\w.])\d+(?:[.,]\d+)*(?:\s?[-–]\s?\d+(?:[.,]\d+)*)?"
-    r"(?:\s?%|×|[A-Za-z]+\b|\s(?:million|billion|trillion|thousand|percent)\b)?"
-)
-QUOTE = re.compile(r"\"([^\"\n]{2,})\"|“([^”\n]{2,})”")
-
 
 @dataclass(frozen=True)
 class Span:
@@ -658,41 +654,40 @@ def source_fields(source: Source) -> list[tuple[str, str]]:
     return fields
 
 
-def _figure_pattern(figure: str) -> re.Pattern[str]:
-    words = [
-        "[-–]".join(re.escape(piece) for piece in re.split("[-–]", word)) for word in figure.split()
-    ]
-    body = r"\s+".join(words)
-    return re.compile(rf"(?<![\w.]){body}(?![\w]|[.,]\d)", re.IGNORECASE)
-
-
 def _quote_pattern(quote: str) -> re.Pattern[str]:
     words = [re.escape(word) for word in quote.strip(" .,;:").split()]
     return re.compile(r"\s+".join(words), re.IGNORECASE)
 
 
 def locate_claims(reports_text: str, fields: list[tuple[str, str]]) -> list[Claim]:
-    """Find each figure and quote of a "reports" text in the source fields."""
-    wanted: list[tuple[str, str, re.Pattern[str]]] = []
-    seen: set[tuple[str, str]] = set()
-    for match in QUOTE.finditer(reports_text):
-        quote = (match.group(1) or match.group(2)).strip()
-        if ("quote", quote) not in seen and quote.strip(" .,;:"):
-            seen.add(("quote", quote))
-            wanted.append(("quote", quote, _quote_pattern(quote)))
-    for match in FIGURE.finditer(reports_text):
-        figure = match.group(0).strip()
-        if ("figure", figure) not in seen:
-            seen.add(("figure", figure))
-            wanted.append(("figure", figure, _figure_pattern(figure)))
+    """Find each figure and quote of a "reports" text in the source fields, as the checks do."""
     claims = []
-    for kind, text, pattern in wanted:
+    seen: set[str] = set()
+    for found in find_quotes(reports_text):
+        quote = found.text.strip()
+        if quote in seen or not quote.strip(" .,;:"):
+            continue
+        seen.add(quote)
+        pattern = _quote_pattern(quote)
         spans = tuple(
-            Span(name, found.start(), found.end())
+            Span(name, hit.start(), hit.end())
             for name, value in fields
-            for found in pattern.finditer(value)
+            for hit in pattern.finditer(value)
         )
-        claims.append(Claim(kind, text, spans))
+        claims.append(Claim("quote", quote, spans))
+    stated = [
+        (name, offset, figure) for name, value in fields for offset, figure in extract_at(value)
+    ]
+    for _, figure in extract_at(reports_text):
+        if figure.text in seen:
+            continue
+        seen.add(figure.text)
+        spans = tuple(
+            Span(name, offset, offset + len(source_figure.text))
+            for name, offset, source_figure in stated
+            if ground(source_figure.text).supports(figure)
+        )
+        claims.append(Claim("figure", figure.text, spans))
     return claims
 
 

@@ -514,6 +514,13 @@ def test_locate_claims_marks_found_and_missing_figures_and_quotes() -> None:
     assert not review.locate_claims("12 servers", [("summary", "12.5 servers")])[0].found
 
 
+def test_evidence_agrees_with_the_checks_on_normalised_figures() -> None:
+    fields = [("summary", "Goodput passed 54,000 GPU hours with 2.5x more complexity.")]
+    claims = {c.text: c for c in review.locate_claims("54K GPU hours and 2.5× complexity", fields)}
+    assert claims["54K"].found, "the checks accept 54K for 54,000; the page must agree"
+    assert claims["2.5×"].spans == (review.Span("summary", 37, 41),)
+
+
 def test_highlight_splits_text_around_claim_spans() -> None:
     segments = review.highlight("abcdef", [(1, 3, 1), (2, 5, 2)])
     assert [(s.text, s.claims) for s in segments] == [
