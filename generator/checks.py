@@ -39,7 +39,7 @@ from generator.guides import (
     split_sections,
 )
 from generator.quotes import find_quotes, is_verbatim, normalized_source
-from generator.sources import Source
+from generator.sources import Source, is_web_url
 
 SECTION_TITLES = {
     "reports": "What <Company> reports",
@@ -652,7 +652,7 @@ def check_citations(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
     for index, view in enumerate(ctx.originals):
         label = quote(view.title, 90)
         field = "" if index == 0 else f"citations[{index - 1}]."
-        if not view.url or urlsplit(view.url).scheme.lower() not in ("http", "https"):
+        if not view.url or not is_web_url(view.url):
             add(
                 "citations.url",
                 f"{label} has no http(s) URL; add `{field}url:` to {where}, then "

@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from urllib.parse import urlsplit
 
 from markdown_it import MarkdownIt
+
+from generator.sources import is_web_url
 
 
 def safe_link(url: str) -> bool:
     """Allow only absolute http(s) links and in-page anchors."""
-    text = url.strip()
-    if text.startswith("#"):
-        return True
-    parts = urlsplit(text)
-    return parts.scheme.lower() in ("http", "https") and bool(parts.netloc)
+    return url.strip().startswith("#") or is_web_url(url)
 
 
 @lru_cache(maxsize=1)

@@ -89,11 +89,16 @@ def parse_date(value: Any) -> date:
     return month_first.date()
 
 
+def is_web_url(text: str) -> bool:
+    """Return True for an absolute http or https URL with a host."""
+    parts = urlsplit(text.strip())
+    return parts.scheme.lower() in ("http", "https") and bool(parts.netloc)
+
+
 def check_url(value: str) -> str:
     """Accept only absolute http(s) URLs."""
     text = value.strip()
-    parts = urlsplit(text)
-    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+    if not is_web_url(text):
         raise ValueError(f"{text!r} is not an http(s) URL; only http:// and https:// are allowed")
     if URL_FORBIDDEN.search(text):
         raise ValueError(f"{text!r} contains spaces, quotes or angle brackets; percent-encode them")
