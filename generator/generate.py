@@ -65,12 +65,13 @@ def _plan_one(project: Project, drafter: Drafter, source: Source, force: bool) -
     if existing is None:
         return PlannedGuide(source, "generate", "new")
     made = existing.meta.provenance
-    current = (source.content_hash(), drafter.prompt_hash, drafter.backend, drafter.model)
+    source_hash = source.content_hash()
+    current = (source_hash, drafter.prompt_hash, drafter.backend, drafter.model)
     if (made.source_hash, made.prompt_hash, made.backend, made.model) == current:
         if disclaimer(project.settings.site.name) not in existing.body:
             return PlannedGuide(source, "generate", "site name or disclaimer changed")
         return PlannedGuide(source, "skip", "unchanged")
-    if made.source_hash != source.content_hash():
+    if made.source_hash != source_hash:
         return PlannedGuide(source, "generate", "source changed")
     return PlannedGuide(source, "generate", "prompt or backend changed")
 
