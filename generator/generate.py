@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Literal
 
 from generator.checks import check_guide
@@ -20,6 +21,9 @@ from generator.project import Project
 from generator.sources import Source
 
 Action = Literal["generate", "skip"]
+# Finished drafts wait at most this long (or until this many are ready) to be written together.
+WRITE_DELAY = 0.25
+WRITE_BATCH = 64
 
 
 @dataclass(frozen=True)
@@ -117,17 +121,60 @@ async def run_generation(
 
     tasks: list[asyncio.Task] = []
     loop = asyncio.get_running_loop()
-    # One writer thread: fsync and YAML never stall the requests in flight, writes stay serial.
+    # One writer thread: YAML, checks and disk flushes never stall the requests in flight, and
+    # writes stay serial. Finished drafts are written in batches with one flush to disk each.
     writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="prepguide-writer")
+    pending: list[tuple[Source, DraftResult, asyncio.Future]] = []
+    timer: list[asyncio.TimerHandle] = []
+    drafting = sum(1 for p in plan if p.action == "generate")
 
-    def write(source: Source, result: DraftResult) -> None:
-        project.guides.write(build_guide(project, drafter, source, result))
+    def write_batch(batch: list[tuple[Source, DraftResult]]) -> dict[str, str]:
+        failed: dict[str, str] = {}
+        docs = []
+        for source, result in batch:
+            try:
+                docs.append(build_guide(project, drafter, source, result))
+            except PrepguideError as exc:
+                failed[source.key] = exc.message
+        for guide_id, exc in project.guides.write_many(docs).items():
+            failed[guide_id] = exc.message
+        return failed
+
+    def settle(batch: list, job: asyncio.Future) -> None:
+        error = job.exception()
+        for source, _, done in batch:
+            if done.done():
+                continue
+            if error is not None:
+                done.set_exception(error)
+            else:
+                done.set_result(job.result().get(source.key))
+
+    def flush() -> None:
+        while timer:
+            timer.pop().cancel()
+        if pending:
+            batch = pending.copy()
+            pending.clear()
+            job = loop.run_in_executor(writer, write_batch, [(s, r) for s, r, _ in batch])
+            job.add_done_callback(partial(settle, batch))
+
+    def write_later(source: Source, result: DraftResult) -> asyncio.Future:
+        """Queue a draft for the writer; flush when the batch is full, old or the last one."""
+        done = loop.create_future()
+        pending.append((source, result, done))
+        if len(pending) >= WRITE_BATCH or drafting == 0:
+            flush()
+        elif not timer:
+            timer.append(loop.call_later(WRITE_DELAY, flush))
+        return done
 
     async def one(source: Source) -> None:
+        nonlocal drafting
         async with limit:
-            if stop.is_set():
-                return
             try:
+                if stop.is_set():
+                    return
                 result = await drafter.draft(source)
             except AuthError as exc:
                 report.aborted = exc.message
@@ -139,11 +186,15 @@ async def run_generation(
             except PrepguideError as exc:
                 result = None
                 report.failed[source.key] = exc.message
-        if result is not None:
-            try:
-                await loop.run_in_executor(writer, write, source, result)
-            except PrepguideError as exc:
-                report.failed[source.key] = exc.message
+            finally:
+                drafting -= 1
+        if result is None:
+            if drafting == 0:
+                flush()
+        else:
+            failure = await write_later(source, result)
+            if failure is not None:
+                report.failed[source.key] = failure
             else:
                 report.generated.append(source.key)
                 report.prompt_tokens += result.usage.prompt_tokens
@@ -156,6 +207,7 @@ async def run_generation(
     try:
         outcomes = await asyncio.gather(*tasks, return_exceptions=True)
     finally:
+        flush()
         writer.shutdown(wait=True)
         close = getattr(drafter, "aclose", None)
         if close is not None:

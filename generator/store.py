@@ -11,12 +11,13 @@ from pathlib import Path
 
 from generator.clock import now
 from generator.errors import GuideError
-from generator.fsio import atomic_write_text, sha256_text
+from generator.fsio import atomic_write_many, atomic_write_text, sha256_text
 from generator.guides import GuideDoc, parse, serialize
 
 HISTORY_DIR = ".history"
 REVIEW_DIR = ".review"
 AUDIT_NAME = ".audit.jsonl"
+HISTORY_LOCK = ".lock"
 REVISION_NAME = re.compile(
     r"^(?:(?P<seq>\d{4,})-)?(?P<stamp>\d{8}T\d{6}Z)-(?P<digest>[0-9a-f]{12})$"
 )
@@ -124,19 +125,29 @@ class GuideStore:
             return None
         return self.keep_text(guide_id, text).path
 
+    @contextmanager
+    def history_lock(self) -> Iterator[None]:
+        """Serialise additions to the history of every guide, across threads and processes."""
+        with file_lock(self.dir / HISTORY_DIR / HISTORY_LOCK):
+            yield
+
     def keep_text(self, guide_id: str, text: str, content_hash: str | None = None) -> Revision:
         """Keep text as a revision unless one with the same content exists; return it."""
         digest = (content_hash or content_digest(text))[:12]
-        with file_lock(self.history_dir(guide_id) / ".lock"):
+        with self.history_lock():
             kept = self.revisions(guide_id)
             for revision in kept:
                 if revision.digest == digest:
                     return revision
-            seq = (kept[-1].seq + 1) if kept else 1
-            stamp = now().strftime("%Y%m%dT%H%M%SZ")
-            target = self.history_dir(guide_id) / f"{seq:04d}-{stamp}-{digest}.md"
-            atomic_write_text(target, text)
-            return Revision(path=target, seq=seq, stamp=stamp, digest=digest)
+            revision = self._next_revision(guide_id, kept, digest)
+            atomic_write_text(revision.path, text)
+            return revision
+
+    def _next_revision(self, guide_id: str, kept: list[Revision], digest: str) -> Revision:
+        seq = (kept[-1].seq + 1) if kept else 1
+        stamp = now().strftime("%Y%m%dT%H%M%SZ")
+        target = self.history_dir(guide_id) / f"{seq:04d}-{stamp}-{digest}.md"
+        return Revision(path=target, seq=seq, stamp=stamp, digest=digest)
 
     def revisions(self, guide_id: str) -> list[Revision]:
         """List kept versions, oldest first."""
@@ -173,8 +184,44 @@ class GuideStore:
 
     def write(self, doc: GuideDoc) -> None:
         """Write a guide atomically, keeping the previous and the new version as revisions."""
+        failed = self.write_many([doc])
+        if failed:
+            raise failed[doc.meta.id]
+
+    def write_many(self, docs: list[GuideDoc]) -> dict[str, GuideError]:
+        """Write guides and their revisions with one flush to disk; return those not written.
+
+        Per guide, in this order: a copy of a differing current file (an editor's text), the
+        guide, then its new revision. A guide whose current file cannot be read is left alone.
+        """
+        failed: dict[str, GuideError] = {}
+        writes: list[tuple[Path, bytes]] = []
+        with self.history_lock():
+            for doc in docs:
+                try:
+                    writes += self._planned_writes(doc)
+                except GuideError as exc:
+                    failed[doc.meta.id] = exc
+            atomic_write_many(writes)
+        return failed
+
+    def _planned_writes(self, doc: GuideDoc) -> list[tuple[Path, bytes]]:
+        guide_id = doc.meta.id
         text = serialize(doc)
-        if self.read_text(doc.meta.id) not in (None, text):
-            self.keep_copy(doc.meta.id)
-        atomic_write_text(self.path(doc.meta.id), text)
-        self.keep_text(doc.meta.id, text, doc.content_hash)
+        current = self.read_text(guide_id)
+        kept = self.revisions(guide_id)
+        writes = []
+        if current is not None and current != text:
+            writes += self._planned_revision(guide_id, kept, current, content_digest(current))
+        writes.append((self.path(guide_id), text.encode("utf-8")))
+        writes += self._planned_revision(guide_id, kept, text, doc.content_hash)
+        return writes
+
+    def _planned_revision(
+        self, guide_id: str, kept: list[Revision], text: str, content_hash: str
+    ) -> list[tuple[Path, bytes]]:
+        digest = content_hash[:12]
+        if any(revision.digest == digest for revision in kept):
+            return []
+        kept.append(self._next_revision(guide_id, kept, digest))
+        return [(kept[-1].path, text.encode("utf-8"))]
