@@ -10,6 +10,7 @@ from pathlib import Path
 from generator.guides import parse
 from generator.store import GuideStore
 
+
 def generated_store(workspace: Path) -> GuideStore:
     command = [sys.executable, "-m", "generator", "--root", str(workspace), "generate"]
     result = subprocess.run(
