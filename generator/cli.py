@@ -8,6 +8,7 @@ import sys
 from dataclasses import asdict
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -18,18 +19,10 @@ from generator.calllog import read_calls
 from generator.errors import ConfigError, PrepguideError
 from generator.gate import blocked, check_guides
 from generator.generate import GenerateReport, plan_generation, run_generation
-from generator.importer import import_records, read_import_file
 from generator.project import Project
-from generator.publish import publish as publish_site
-from generator.topics import compute_topics
-from generator.verify import (
-    VerifyRow,
-    check_links,
-    collect_targets,
-    due_targets,
-    record_manual,
-)
-from generator.verify import report as verify_report
+
+if TYPE_CHECKING:
+    from generator.verify import VerifyRow
 
 
 def fail(message: str, code: int = 1) -> None:
@@ -116,6 +109,8 @@ def sources_check(ctx: Context) -> None:
 @pass_ctx
 def sources_import(ctx: Context, file: Path) -> None:
     """Import a JSON array, JSONL or CSV file into sources/<id>.yaml."""
+    from generator.importer import import_records, read_import_file
+
     project = ctx.project
     rows = read_import_file(file)
     report = import_records(rows, project.workspace.sources_dir, project.sources, project.today)
@@ -344,6 +339,9 @@ def _verify_summary(rows: list[VerifyRow]) -> None:
 @pass_ctx
 def verify(ctx: Context, ids, as_json, concurrency, force, manual_id, by, manual_url) -> None:
     """Check source and citation links; exit 1 when any is not live."""
+    from generator.verify import check_links, collect_targets, due_targets, record_manual
+    from generator.verify import report as verify_report
+
     project = ctx.project
     ledger = project.ledger
     for problem in ledger.problems:
@@ -575,6 +573,8 @@ def review_serve(ctx: Context, host: str, port: int) -> None:
 
 
 def _publish(project: Project, out: Path | None, preview: bool) -> None:
+    from generator.publish import publish as publish_site
+
     out_dir = out or project.workspace.site_dir
     report = publish_site(project, out_dir, preview=preview)
     drafts = f", {len(report.drafts)} drafts" if preview else ""
@@ -599,6 +599,8 @@ def _publish(project: Project, out: Path | None, preview: bool) -> None:
 @pass_ctx
 def topics(ctx: Context, as_json: bool) -> None:
     """Print the topic hub statistics computed over the whole source database."""
+    from generator.topics import compute_topics
+
     project = ctx.project
     report_source_problems(project)
     hubs = compute_topics(project.sources.sources, project.settings.topics.min_sources)
