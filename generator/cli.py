@@ -572,11 +572,11 @@ def review_serve(ctx: Context, host: str, port: int) -> None:
         click.echo("stopped")
 
 
-def _publish(project: Project, out: Path | None, preview: bool) -> None:
+def _publish(project: Project, out: Path | None, preview: bool, jobs: int | None = None) -> None:
     from generator.publish import publish as publish_site
 
     out_dir = out or project.workspace.site_dir
-    report = publish_site(project, out_dir, preview=preview)
+    report = publish_site(project, out_dir, preview=preview, jobs=jobs)
     drafts = f", {len(report.drafts)} drafts" if preview else ""
     click.echo(
         f"published {len(report.guides)} guides{drafts} in {len(report.pages)} pages "
@@ -621,20 +621,30 @@ def topics(ctx: Context, as_json: bool) -> None:
     )
 
 
+jobs_option = click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Processes that render guide pages (default: one per CPU for large sites).",
+)
+
+
 @cli.command()
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None)
 @click.option("--preview", is_flag=True, help="Include drafts, bannered and noindexed.")
+@jobs_option
 @pass_ctx
-def publish(ctx: Context, out: Path | None, preview: bool) -> None:
+def publish(ctx: Context, out: Path | None, preview: bool, jobs: int | None) -> None:
     """Build the static site from approved guides."""
-    _publish(ctx.project, out, preview)
+    _publish(ctx.project, out, preview, jobs)
 
 
 @cli.command()
 @click.option("--preview", is_flag=True, help="Include drafts, bannered and noindexed.")
 @with_options([*generate_options[:3], generate_options[5]])
+@jobs_option
 @pass_ctx
-def build(ctx: Context, preview: bool, backend, model, concurrency, no_cache) -> None:
+def build(ctx: Context, preview: bool, backend, model, concurrency, no_cache, jobs) -> None:
     """Generate, check and publish: the main job."""
     project = ctx.project
     ok = _run_generate(project, (), backend, model, concurrency, False, False, no_cache)
@@ -651,7 +661,7 @@ def build(ctx: Context, preview: bool, backend, model, concurrency, no_cache) ->
             else ""
         )
     )
-    _publish(project, None, preview)
+    _publish(project, None, preview, jobs)
     if not ok:
         sys.exit(1)
 

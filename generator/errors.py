@@ -24,6 +24,11 @@ class PrepguideError(Exception):
         self.rule = rule
         self.field = field
 
+    def __reduce__(self):
+        """Keep path, record, rule and field when the error crosses a process boundary."""
+        fields = {"path": self.path, "record_id": self.record_id, "rule": self.rule}
+        return _rebuild, (type(self), self.message, {**fields, "field": self.field})
+
     def __str__(self) -> str:
         where = self.path or ""
         if self.field:
@@ -61,3 +66,7 @@ class ReviewError(PrepguideError):
 
 class PublishError(PrepguideError):
     """The site cannot be built as asked."""
+
+
+def _rebuild(kind: type[PrepguideError], message: str, fields: dict) -> PrepguideError:
+    return kind(message, **fields)

@@ -36,6 +36,7 @@ from generator.related import RelatedIndex
 from generator.review import live_version, mark_published, read_state
 from generator.sources import Source, normalize_tag, slugify
 from generator.topics import Topic, compute_topics, join_names, recency_key, unique_slugs
+from generator.workers import WorkerMap, worker_count
 
 DRAFT_BANNER = "Draft: not reviewed. This page is a preview and is not indexed."
 PREVIEW_BANNER = "Preview build: drafts that are not reviewed are included. Not indexed."
@@ -75,6 +76,7 @@ class SiteGuide:
     draft: bool
     first_published: date | None
     updated: date | None
+    marked_published: bool = False
 
     @property
     def published(self) -> date | None:
@@ -110,9 +112,9 @@ def code_version() -> str:
     return digest.hexdigest()
 
 
-def confined(out_dir: Path, relative: str) -> Path:
-    """Resolve a page path and refuse anything outside the output folder."""
-    base = out_dir.resolve()
+def confined(out_dir: Path, relative: str, *, base: Path | None = None) -> Path:
+    """Resolve a page path and refuse anything outside the output folder (resolved: base)."""
+    base = base or out_dir.resolve()
     target = (base / relative).resolve()
     if not target.is_relative_to(base) or target == base:
         raise PublishError(f"page path {relative!r} escapes {base}", path=target, rule="path")
@@ -139,135 +141,204 @@ def _date(value: object) -> date | None:
 
 
 class BuildCache:
-    """Body HTML and check verdicts keyed by content hash, kept in SQLite between builds."""
+    """Body HTML and check verdicts keyed by content hash, kept in SQLite between builds.
+
+    Any process may look entries up (each opens its own connection); only the process that
+    made the cache records new entries, so forked workers hand theirs back as results.
+    """
+
+    TABLES = ("bodies", "verdicts")
 
     def __init__(self, path: Path | None) -> None:
-        self.used_bodies: set[str] = set()
-        self.used_verdicts: set[str] = set()
-        self.db: sqlite3.Connection | None = None
+        self.path = path
+        self.used: dict[str, set[str]] = {table: set() for table in self.TABLES}
+        self.new: dict[str, dict[str, str]] = {table: {} for table in self.TABLES}
+        self._db: sqlite3.Connection | None = None
+        self._pid = os.getpid()
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
             try:
-                self.db = self._open(path)
+                self._db = self._open(path)
             except sqlite3.DatabaseError:
                 path.unlink(missing_ok=True)
-                self.db = self._open(path)
+                self._db = self._open(path)
 
     @staticmethod
     def _open(path: Path) -> sqlite3.Connection:
         db = sqlite3.connect(path)
-        db.execute("CREATE TABLE IF NOT EXISTS bodies (key TEXT PRIMARY KEY, html TEXT)")
-        db.execute("CREATE TABLE IF NOT EXISTS verdicts (key TEXT PRIMARY KEY, rules TEXT)")
+        for table in BuildCache.TABLES:
+            db.execute(f"CREATE TABLE IF NOT EXISTS {table} (key TEXT PRIMARY KEY, value TEXT)")
+        db.commit()
         return db
 
-    def _get(self, table: str, key: str) -> str | None:
-        if self.db is None:
+    def _reader(self) -> sqlite3.Connection | None:
+        if self._db is None or os.getpid() == self._pid:
+            return self._db
+        # A forked worker: never touch the parent's connection.
+        self._db, self._pid = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True), os.getpid()
+        return self._db
+
+    def get(self, table: str, key: str) -> str | None:
+        """Return a stored entry."""
+        db = self._reader()
+        if db is None:
             return None
-        row = self.db.execute(f"SELECT * FROM {table} WHERE key = ?", (key,)).fetchone()
-        return row[1] if row else None
+        row = db.execute(f"SELECT value FROM {table} WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
 
-    def _put(self, table: str, key: str, value: str) -> None:
-        if self.db is not None:
-            self.db.execute(f"INSERT OR REPLACE INTO {table} VALUES (?, ?)", (key, value))
-
-    def body(self, doc: GuideDoc) -> str:
-        """Return the body HTML of a guide, rendering it only for a new content hash."""
-        key = hashlib.sha256(f"{code_version()}\0{doc.content_hash}".encode()).hexdigest()
-        self.used_bodies.add(key)
-        html_text = self._get("bodies", key)
-        if html_text is None:
-            html_text = guide_body_html(doc)
-            self._put("bodies", key, html_text)
-        return html_text
-
-    def verdict(self, key: str) -> list[str] | None:
-        self.used_verdicts.add(key)
-        rules = self._get("verdicts", key)
-        return None if rules is None else json.loads(rules)
-
-    def keep_verdict(self, key: str, rules: list[str]) -> None:
-        self._put("verdicts", key, json.dumps(rules))
+    def record(self, table: str, key: str, new_value: str | None = None) -> None:
+        """Mark an entry as used by this build, storing it when it is new."""
+        self.used[table].add(key)
+        if new_value is not None:
+            self.new[table][key] = new_value
 
     def close(self) -> None:
-        """Drop entries this build did not use, and save."""
-        if self.db is None:
+        """Save new entries, drop those this build did not use."""
+        if self._db is None or os.getpid() != self._pid:
             return
-        for table, used in (("bodies", self.used_bodies), ("verdicts", self.used_verdicts)):
-            self.db.execute("CREATE TEMP TABLE IF NOT EXISTS used (key TEXT PRIMARY KEY)")
-            self.db.execute("DELETE FROM used")
-            self.db.executemany("INSERT OR IGNORE INTO used VALUES (?)", ((k,) for k in used))
-            self.db.execute(f"DELETE FROM {table} WHERE key NOT IN (SELECT key FROM used)")
-        self.db.commit()
-        self.db.close()
-        self.db = None
+        db = self._db
+        for table in self.TABLES:
+            rows = self.new[table].items()
+            db.executemany(f"INSERT OR REPLACE INTO {table} VALUES (?, ?)", rows)
+            db.execute("CREATE TEMP TABLE IF NOT EXISTS used (key TEXT PRIMARY KEY)")
+            db.execute("DELETE FROM used")
+            db.executemany(
+                "INSERT OR IGNORE INTO used VALUES (?)", ((k,) for k in self.used[table])
+            )
+            db.execute(f"DELETE FROM {table} WHERE key NOT IN (SELECT key FROM used)")
+        db.commit()
+        db.close()
+        self._db = None
 
 
-def check_errors(project: Project, doc: GuideDoc, source: Source, cache: BuildCache) -> list[str]:
-    """Return the rules with error findings, reusing a verdict for identical inputs."""
+def body_key(doc: GuideDoc) -> str:
+    """Return the cache key of a guide's body HTML."""
+    return hashlib.sha256(f"{code_version()}\0{doc.content_hash}".encode()).hexdigest()
+
+
+def cached_body(cache: BuildCache, doc: GuideDoc) -> tuple[str, str, bool]:
+    """Return the body HTML of a guide, its cache key, and whether it was rendered now."""
+    key = body_key(doc)
+    html_text = cache.get("bodies", key)
+    if html_text is not None:
+        return html_text, key, False
+    return guide_body_html(doc), key, True
+
+
+def check_errors(
+    project: Project, doc: GuideDoc, source: Source, cache: BuildCache
+) -> tuple[list[str], str, bool]:
+    """Return the rules with error findings, the verdict key, and whether it was checked now."""
     context = project.check_context(source)
     key = hashlib.sha256(f"{code_version()}\0{doc.content_hash}\0{context!r}".encode()).hexdigest()
-    rules = cache.verdict(key)
-    if rules is None:
-        findings = check_guide(doc, context)
-        rules = sorted({f.rule for f in findings if f.severity == "error"})
-        if has_errors(findings) and not rules:
-            rules = ["error"]
-        cache.keep_verdict(key, rules)
-    return rules
+    stored = cache.get("verdicts", key)
+    if stored is not None:
+        return json.loads(stored), key, False
+    findings = check_guide(doc, context)
+    rules = sorted({f.rule for f in findings if f.severity == "error"})
+    if has_errors(findings) and not rules:
+        rules = ["error"]
+    return rules, key, True
+
+
+@dataclass(frozen=True)
+class Picked:
+    """What selection decided for one guide: the version to build, or why it is left out."""
+
+    id: str
+    doc: GuideDoc | None = None
+    draft: bool = False
+    first_published: date | None = None
+    updated: date | None = None
+    left_out: str | None = None
+    verdict_key: str | None = None
+    new_verdict: list[str] | None = None
+    marked_published: bool = False
+
+
+def pick_guide(
+    project: Project, guide_id: str, *, preview: bool, cache: BuildCache
+) -> Picked | None:
+    """Decide whether and in which version one guide goes on the site."""
+    try:
+        state = read_state(project, guide_id)
+        live = live_version(project, guide_id, state) if state and state.live else None
+        doc = live.doc if live else project.guides.read(guide_id)
+    except PrepguideError as exc:
+        return Picked(guide_id, left_out=f"cannot read the guide or its review state: {exc}")
+    if doc is None:
+        return None
+    source = project.sources.by_id().get(doc.meta.source)
+    if source is None:
+        return Picked(
+            guide_id,
+            left_out=f"no valid source record {doc.meta.source!r}; run `prepguide sources check`",
+        )
+    if live is not None:
+        rules, key, fresh = check_errors(project, live.doc, source, cache)
+        verdict = {"verdict_key": key, "new_verdict": rules if fresh else None}
+        if rules:
+            reason = (
+                f"the approved version fails checks ({', '.join(rules)}); "
+                f"run `prepguide check {guide_id}`"
+            )
+            return Picked(guide_id, left_out=reason, **verdict)
+        first, updated = _date(live.first_published), _date(live.updated)
+        marked = bool(state.live.published_at)
+        return Picked(
+            guide_id, live.doc, False, first, updated, None, **verdict, marked_published=marked
+        )
+    status = state.status if state else "draft"
+    if preview and status == "draft":
+        return Picked(guide_id, doc, draft=True)
+    if status == "draft":
+        return Picked(guide_id, left_out="draft, not approved yet; run `prepguide review approve`")
+    if status == "withdrawn":
+        return Picked(guide_id, left_out=f"withdrawn ({state.note})" if state.note else "withdrawn")
+    return Picked(guide_id, left_out=status)
 
 
 def select_guides(
-    project: Project, *, preview: bool, cache: BuildCache | None = None
+    project: Project,
+    *,
+    preview: bool,
+    cache: BuildCache | None = None,
+    processes: int = 1,
 ) -> tuple[list[SiteGuide], dict[str, str]]:
     """Pick the live version of every approved guide whose checks pass; drafts under preview."""
     cache = cache or BuildCache(None)
+    by_id = project.sources.by_id()
     chosen: list[SiteGuide] = []
     left_out: dict[str, str] = {}
-    by_id = project.sources.by_id()
-    for guide_id in project.guides.ids():
-        try:
-            state = read_state(project, guide_id)
-            live = live_version(project, guide_id) if state and state.live else None
-            doc = live.doc if live else project.guides.read(guide_id)
-        except PrepguideError as exc:
-            left_out[guide_id] = f"cannot read the guide or its review state: {exc}"
-            continue
-        if doc is None:
-            continue
-        source = by_id.get(doc.meta.source)
-        if source is None:
-            left_out[guide_id] = (
-                f"no valid source record {doc.meta.source!r}; run `prepguide sources check`"
-            )
-            continue
-        if live is not None:
-            rules = check_errors(project, live.doc, source, cache)
-            if rules:
-                left_out[guide_id] = (
-                    f"the approved version fails checks ({', '.join(rules)}); "
-                    f"run `prepguide check {guide_id}`"
-                )
+
+    def pick(guide_id: str) -> Picked | None:
+        return pick_guide(project, guide_id, preview=preview, cache=cache)
+
+    with WorkerMap(pick, project.guides.ids(), processes) as picks:
+        for picked in picks:
+            if picked is None:
                 continue
+            if picked.verdict_key is not None:
+                verdict = picked.new_verdict
+                cache.record(
+                    "verdicts", picked.verdict_key, None if verdict is None else json.dumps(verdict)
+                )
+            if picked.left_out is not None:
+                left_out[picked.id] = picked.left_out
+                continue
+            assert picked.doc is not None
+            source = by_id[picked.doc.meta.source]
             chosen.append(
                 SiteGuide(
-                    id=guide_id,
-                    doc=live.doc,
-                    source=source,
-                    draft=False,
-                    first_published=_date(live.first_published),
-                    updated=_date(live.updated),
+                    picked.id,
+                    picked.doc,
+                    source,
+                    picked.draft,
+                    picked.first_published,
+                    picked.updated,
+                    picked.marked_published,
                 )
             )
-            continue
-        status = state.status if state else "draft"
-        if preview and status == "draft":
-            chosen.append(SiteGuide(guide_id, doc, source, True, None, None))
-        elif status == "draft":
-            left_out[guide_id] = "draft, not approved yet; run `prepguide review approve`"
-        elif status == "withdrawn":
-            left_out[guide_id] = f"withdrawn ({state.note})" if state.note else "withdrawn"
-        else:
-            left_out[guide_id] = status
     return chosen, left_out
 
 
@@ -429,30 +500,44 @@ class SiteWriter:
 
     def __init__(self, out_dir: Path, previous: dict[str, list]) -> None:
         self.out_dir = out_dir
+        self.base = out_dir.resolve()
         self.previous = previous
         self.pages: dict[str, list] = {}
         self.written = 0
 
     def put(self, relative: str, text: str | bytes) -> None:
+        """Write a page unless unchanged, and account for it."""
         if relative in self.pages:
             raise PublishError(
                 f"two pages want {relative!r}; refusing to overwrite", path=relative, rule="slug"
             )
+        self.record(relative, *self.write(relative, text))
+
+    def write(self, relative: str, text: str | bytes) -> tuple[str, int, bool]:
+        """Write a page unless unchanged; return its digest, size and whether it was written."""
         data = text.encode("utf-8") if isinstance(text, str) else text
-        target = confined(self.out_dir, relative)
+        target = confined(self.out_dir, relative, base=self.base)
         digest = hashlib.sha256(data).hexdigest()
-        self.pages[relative] = [digest, len(data)]
         known = self.previous.get(relative)
         if known == [digest, len(data)]:
             try:
                 if target.stat().st_size == len(data):
-                    return
+                    return digest, len(data), False
             except FileNotFoundError:
                 pass
         elif known is None and target.is_file() and target.read_bytes() == data:
-            return
+            return digest, len(data), False
         _write_page(target, data)
-        self.written += 1
+        return digest, len(data), True
+
+    def record(self, relative: str, digest: str, size: int, written: bool) -> None:
+        """Account for a page written here or by a worker process."""
+        if relative in self.pages:
+            raise PublishError(
+                f"two pages want {relative!r}; refusing to overwrite", path=relative, rule="slug"
+            )
+        self.pages[relative] = [digest, size]
+        self.written += written
 
 
 # --- incremental state -------------------------------------------------------------------
@@ -542,8 +627,13 @@ def _prune(out_dir: Path, keep: dict[str, list], previous: dict[str, list]) -> l
 # --- the build ---------------------------------------------------------------------------
 
 
-def publish(project: Project, out_dir: Path, *, preview: bool) -> PublishReport:
-    """Write the site: live approved guides, plus drafts bannered and noindexed under preview."""
+def publish(
+    project: Project, out_dir: Path, *, preview: bool, jobs: int | None = None
+) -> PublishReport:
+    """Write the site: live approved guides, plus drafts bannered and noindexed under preview.
+
+    jobs is the number of processes for the guides (None: one per CPU when the site is large).
+    """
     report = PublishReport(out_dir=out_dir)
     manifest_path, cache_path = _state_paths(project, out_dir)
     manifest = _read_json(manifest_path)
@@ -557,12 +647,15 @@ def publish(project: Project, out_dir: Path, *, preview: bool) -> PublishReport:
         report.reused = True
         return report
 
+    processes = worker_count(jobs, len(project.guides.ids()))
     cache = BuildCache(cache_path)
     try:
-        guides, report.left_out = select_guides(project, preview=preview, cache=cache)
+        guides, report.left_out = select_guides(
+            project, preview=preview, cache=cache, processes=processes
+        )
         model = SiteModel(project, guides)
         writer = SiteWriter(out_dir, manifest.get("pages", {}))
-        render_site(model, writer, cache, preview=preview)
+        render_site(model, writer, cache, preview=preview, processes=processes)
     finally:
         cache.close()
     report.problems = model.problems
@@ -572,10 +665,12 @@ def publish(project: Project, out_dir: Path, *, preview: bool) -> PublishReport:
     report.removed = _prune(out_dir, writer.pages, manifest.get("pages", {}))
     report.pages = sorted(writer.pages)
     report.written = writer.written
-    if not preview and report.guides:
-        mark_published(project, report.guides)
+    unmarked = sorted(g.id for g in guides if not g.draft and not g.marked_published)
+    if not preview and unmarked:
+        mark_published(project, unmarked)
+        fingerprint = input_fingerprint(project, out_dir, preview)
     state = {
-        "fingerprint": input_fingerprint(project, out_dir, preview),
+        "fingerprint": fingerprint,
         "pages": writer.pages,
         "left_out": report.left_out,
         "problems": report.problems,
@@ -586,34 +681,45 @@ def publish(project: Project, out_dir: Path, *, preview: bool) -> PublishReport:
     return report
 
 
-def render_site(model: SiteModel, writer: SiteWriter, cache: BuildCache, *, preview: bool) -> None:
-    """Render every page through the writer."""
-    env = page_environment()
-    site = model.site
-    common = {"site": site, "noindex": preview, "description": None}
-    feed_entries: list[FeedEntry] = []
-    in_feed = {g.id for g in feed_guides(model.guides)}
-    guide_template = env.get_template("guide.html")
-    for guide in sorted(model.guides, key=lambda g: g.id):
-        body_html = cache.body(guide.doc)
-        preamble_html, sections = body_parts(body_html)
-        source = guide.source
-        originals = [
-            {
-                "title": view.title,
-                "url": safe_url(view.url),
-                "publisher": view.publisher,
-                "published": view.published.isoformat() if view.published else None,
-                "checked": view.checked.isoformat() if view.checked else None,
-            }
-            for view in model.project.originals(source)
-        ]
-        page = guide_template.render(
-            common,
+@dataclass(frozen=True)
+class GuidePage:
+    """A written guide page, as reported back to the build."""
+
+    relative: str
+    digest: str
+    size: int
+    written: bool
+    body_key: str
+    new_body: str | None
+    feed_html: str | None
+
+
+def render_guide_page(
+    model: SiteModel, guide: SiteGuide, cache: BuildCache, *, preview: bool
+) -> tuple[str, str, str, bool]:
+    """Return a guide's page, its body HTML, the body's cache key and whether it was new."""
+    body_html, key, fresh = cached_body(cache, guide.doc)
+    preamble_html, sections = body_parts(body_html)
+    source = guide.source
+    originals = [
+        {
+            "title": view.title,
+            "url": safe_url(view.url),
+            "publisher": view.publisher,
+            "published": view.published.isoformat() if view.published else None,
+            "checked": view.checked.isoformat() if view.checked else None,
+        }
+        for view in model.project.originals(source)
+    ]
+    page = (
+        page_environment()
+        .get_template("guide.html")
+        .render(
+            site=model.site,
+            description=source.summary,
             root="../../",
             banner=DRAFT_BANNER if guide.draft else None,
             noindex=preview or guide.draft,
-            description=source.summary,
             guide={
                 "id": guide.id,
                 "title": guide.doc.meta.title,
@@ -630,25 +736,61 @@ def render_site(model: SiteModel, writer: SiteWriter, cache: BuildCache, *, prev
                 "related": model.related_items(source),
             },
         )
-        writer.put(guide.href, page)
-        if guide.id in in_feed and guide.updated:
-            feed_entries.append(
-                FeedEntry(
-                    url=f"{model.base_url}/guides/{guide.id}/",
-                    title=guide.doc.meta.title,
-                    author=site.name,
-                    summary=source.summary,
-                    content_html=body_html,
-                    published=guide.published or guide.updated,
-                    updated=guide.updated,
-                )
-            )
+    )
+    return page, body_html, key, fresh
+
+
+def render_site(
+    model: SiteModel, writer: SiteWriter, cache: BuildCache, *, preview: bool, processes: int = 1
+) -> None:
+    """Render every page through the writer; guide pages in worker processes when asked."""
+    site = model.site
+    common = {"site": site, "noindex": preview, "description": None}
+    in_feed = {g.id for g in feed_guides(model.guides)}
+    ordered = sorted(model.guides, key=lambda g: g.id)
+
+    def guide_page(guide: SiteGuide) -> GuidePage:
+        page, body_html, key, fresh = render_guide_page(model, guide, cache, preview=preview)
+        digest, size, written = writer.write(guide.href, page)
+        feed_html = body_html if guide.id in in_feed else None
+        return GuidePage(
+            guide.href, digest, size, written, key, body_html if fresh else None, feed_html
+        )
+
+    feed_html: dict[str, str] = {}
+    with WorkerMap(guide_page, ordered, processes) as pages:
+        # The other pages are rendered here while the workers write the guide pages.
+        if processes > 1:
+            _render_listings(model, writer, common, preview)
+        for guide, page in zip(ordered, pages, strict=True):
+            writer.record(page.relative, page.digest, page.size, page.written)
+            cache.record("bodies", page.body_key, page.new_body)
+            if page.feed_html is not None:
+                feed_html[guide.id] = page.feed_html
+    if processes <= 1:
+        _render_listings(model, writer, common, preview)
+    entries = [
+        FeedEntry(
+            url=f"{model.base_url}/guides/{guide.id}/",
+            title=guide.doc.meta.title,
+            author=site.name,
+            summary=guide.source.summary,
+            content_html=feed_html[guide.id],
+            published=guide.published or guide.updated,
+            updated=guide.updated,
+        )
+        for guide in ordered
+        if guide.id in feed_html and guide.updated
+    ]
+    _render_feeds(model, writer, entries)
+    style = resources.files("generator").joinpath("templates/style.css").read_bytes()
+    writer.put("style.css", style)
+
+
+def _render_listings(model: SiteModel, writer: SiteWriter, common: dict, preview: bool) -> None:
     _render_index(model, writer, common, preview)
     _render_topics(model, writer, common)
     _render_companies(model, writer, common)
-    _render_feeds(model, writer, feed_entries)
-    style = resources.files("generator").joinpath("templates/style.css").read_bytes()
-    writer.put("style.css", style)
 
 
 def feed_guides(guides: Iterable[SiteGuide]) -> list[SiteGuide]:

@@ -299,9 +299,11 @@ def queue(project: Project, status: str | None = None) -> list[GuideReview]:
     return [row for row in rows if status is None or row.status == status]
 
 
-def live_version(project: Project, guide_id: str) -> LiveGuide | None:
+def live_version(
+    project: Project, guide_id: str, state: ReviewState | None = None
+) -> LiveGuide | None:
     """Return the last approved text of an approved or published guide; None otherwise."""
-    state = read_state(project, guide_id)
+    state = state or read_state(project, guide_id)
     if state is None or state.live is None:
         return None
     live = state.live

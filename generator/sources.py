@@ -271,8 +271,13 @@ class SourceSet:
     sources: list[Source] = field(default_factory=list)
     problems: list[SourceError] = field(default_factory=list)
 
+    _index: tuple[int, dict[str, Source]] = field(default=(-1, {}), repr=False, compare=False)
+
     def by_id(self) -> dict[str, Source]:
-        return {source.key: source for source in self.sources}
+        """Return the records by id, indexed once (again only if records were added)."""
+        if self._index[0] != len(self.sources):
+            self._index = (len(self.sources), {source.key: source for source in self.sources})
+        return self._index[1]
 
 
 def _describe(exc: ValidationError, path: Path, record_id: str) -> list[SourceError]:

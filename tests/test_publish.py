@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -205,6 +206,24 @@ def test_two_builds_are_byte_identical(site_root: Path, tmp_path: Path):
     assert site_files(first) == site_files(second)
 
 
+@pytest.mark.parametrize("preview", [False, True])
+def test_worker_processes_build_the_same_site_as_one_process(
+    site_root: Path, tmp_path: Path, preview: bool
+):
+    publish(Project(site_root), tmp_path / "first", preview=False)  # records first publication
+    one = publish(Project(site_root), tmp_path / "one", preview=preview, jobs=1)
+    two = publish(Project(site_root), tmp_path / "two", preview=preview, jobs=2)
+    assert site_files(tmp_path / "two") == site_files(tmp_path / "one")
+    assert (two.guides, two.drafts, two.left_out) == (one.guides, one.drafts, one.left_out)
+    assert two.written == len(two.pages)
+
+
+def test_an_error_raised_in_a_worker_keeps_its_file_and_rule():
+    error = PublishError("two pages want 'x'", path="site/x", rule="slug", field="slug")
+    copy = pickle.loads(pickle.dumps(error))
+    assert (type(copy), str(copy), copy.rule) == (PublishError, str(error), "slug")
+
+
 def test_unchanged_pages_are_not_rewritten(site_root: Path):
     out = site_root / "site"
     first = publish(Project(site_root), out, preview=False)
@@ -300,6 +319,9 @@ def test_cli_publish_and_topics(site_root: Path):
     assert "left out meta-gem: draft, not approved yet" in output
     output = run(site_root, "publish")
     assert "(0 changed, 0 removed, nothing changed since the last build)" in output
+    output = run(site_root, "publish", "--jobs", "2", "--out", str(site_root / "copy"))
+    assert "published 2 guides in" in output
+    assert site_files(site_root / "copy") == site_files(site_root / "site")
     topics = run(site_root, "topics")
     assert "3 of the 4 engineering write-ups in our database mention GPUs in their stack." in topics
 

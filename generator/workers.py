@@ -1,0 +1,77 @@
+"""Forked worker processes for the CPU-bound steps of a large build."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+# Below this many items per process, forking costs more than it saves.
+MIN_ITEMS_PER_WORKER = 250
+CHUNK_SIZE = 32
+
+# The task of the running map. Workers are forked after it is set, so they inherit it (and
+# everything it closes over) without pickling; only item chunks and results cross the pipe.
+_task: Callable[[Any], Any] | None = None
+
+
+def available_cpus() -> int:
+    """Return how many CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def worker_count(jobs: int | None, items: int) -> int:
+    """Return the processes to use: jobs when given, else one per CPU for large inputs."""
+    if jobs is not None:
+        return max(1, min(jobs, items))
+    return max(1, min(available_cpus(), items // MIN_ITEMS_PER_WORKER))
+
+
+def _run_chunk(chunk: list[Any]) -> list[Any]:
+    assert _task is not None
+    return [_task(item) for item in chunk]
+
+
+class WorkerMap:
+    """Apply a task to items in forked processes, started on entry; iterate for the results.
+
+    Results come in item order. With one process the items run here, lazily, while iterating.
+    A task's exception reaches the caller when its result is due. Forking happens on entry,
+    so the workers see the state the caller built before it, without pickling it.
+    """
+
+    def __init__(self, task: Callable[[Any], Any], items: Sequence[Any], processes: int) -> None:
+        self.task = task
+        self.items = list(items)
+        self.processes = processes if len(self.items) > 1 else 1
+        self._pool: Any = None
+        self._results: Iterator[list[Any]] | None = None
+
+    def __enter__(self) -> WorkerMap:
+        global _task
+        if self.processes > 1:
+            size = CHUNK_SIZE
+            chunks = [self.items[i : i + size] for i in range(0, len(self.items), size)]
+            _task = self.task
+            self._pool = multiprocessing.get_context("fork").Pool(self.processes)
+            self._results = self._pool.imap(_run_chunk, chunks)
+        return self
+
+    def __iter__(self) -> Iterator[Any]:
+        if self._results is None:
+            yield from (self.task(item) for item in self.items)
+            return
+        for chunk in self._results:
+            yield from chunk
+
+    def __exit__(self, *exc: object) -> None:
+        global _task
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None
+        _task = None
