@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -63,20 +63,26 @@ class CallLog:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._db = open_sqlite(path, SCHEMA)
+        self._insert = (
+            f"insert into calls ({', '.join(COLUMNS)}) values ({', '.join('?' * len(COLUMNS))})"
+        )
 
     @classmethod
     def in_state_dir(cls, state_dir: Path) -> CallLog:
         return cls(state_dir / LOG_NAME)
 
     def add(self, record: CallRecord) -> None:
-        """Append one call."""
+        """Append one call; calls are durable once commit() or close() ran."""
         if not record.time:
             record.time = datetime.now(tz=UTC).isoformat(timespec="milliseconds")
-        row = asdict(record)
-        self._db.execute(
-            f"insert into calls ({', '.join(COLUMNS)}) values ({', '.join('?' * len(COLUMNS))})",
-            tuple(int(row[c]) if c == "cached" else row[c] for c in COLUMNS),
-        )
+        if not self._db.in_transaction:
+            self._db.execute("begin")
+        self._db.execute(self._insert, tuple(getattr(record, column) for column in COLUMNS))
+
+    def commit(self) -> None:
+        """Make the calls added so far durable."""
+        if self._db.in_transaction:
+            self._db.execute("commit")
 
     def recent(self, limit: int = 20, guide_id: str | None = None) -> list[CallRecord]:
         """Return the latest calls, oldest first."""
@@ -91,6 +97,7 @@ class CallLog:
         return records
 
     def close(self) -> None:
+        self.commit()
         self._db.close()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import time
@@ -26,6 +27,9 @@ from generator.sources import Source
 DRAFTER_VERSION = "openai-1"
 MAX_REASKS = 2
 MAX_ERRORS_SENT = 10
+# Call log rows are committed together this long after the first uncommitted one, and on close:
+# a SIGKILL loses at most the last half second of log rows, never a guide or a cached answer.
+LOG_COMMIT_DELAY = 0.5
 RESPONSE_FORMAT: dict[str, Any] = type_to_response_format_param(Draft)  # type: ignore[assignment]
 _SPACE = re.compile(r"\s+")
 _QUOTE_MARKS = " \"'“”‘’«»…"
@@ -107,6 +111,7 @@ class OpenAIDrafter:
         self.max_tokens = max_tokens
         self.cache = cache
         self.log = log
+        self._log_commit: asyncio.TimerHandle | None = None
         self._schema_tokens = len(json.dumps(RESPONSE_FORMAT)) // 4
 
     def estimate_prompt_tokens(self, source: Source) -> int:
@@ -280,11 +285,23 @@ class OpenAIDrafter:
                 outcome=outcome,
             )
         )
+        if self._log_commit is None:
+            self._log_commit = asyncio.get_running_loop().call_later(
+                LOG_COMMIT_DELAY, self._commit_log
+            )
+
+    def _commit_log(self) -> None:
+        self._log_commit = None
+        if self.log is not None:
+            self.log.commit()
 
     async def aclose(self) -> None:
         """Close the HTTP client, the cache and the log."""
-        await self.client.close()
-        if self.cache is not None:
-            self.cache.close()
+        if self._log_commit is not None:
+            self._log_commit.cancel()
+            self._log_commit = None
         if self.log is not None:
             self.log.close()
+        if self.cache is not None:
+            self.cache.close()
+        await self.client.close()

@@ -243,6 +243,27 @@ def test_prompt_hash_covers_every_template(workspace):
     assert PromptSet(workspace / "prompts").hash != before
 
 
+def test_logged_calls_are_readable_by_others_within_a_second_while_the_run_goes_on(project, fake):
+    drafter = make_drafter(project, fake)
+    fake.script(Hang(seconds=3), match="Title: " + project.source("meta-gem").title)
+    state = project.workspace.state_dir
+
+    async def go():
+        try:
+            first = next(s for s in project.sources.sources if s.key != "meta-gem")
+            await drafter.draft(first)
+            stuck = asyncio.create_task(drafter.draft(project.source("meta-gem")))
+            await asyncio.sleep(1.0)
+            seen = [(c.guide_id, c.outcome) for c in read_calls(state)]
+            stuck.cancel()
+            return first.key, seen
+        finally:
+            await drafter.aclose()
+
+    first_id, seen = asyncio.run(go())
+    assert seen == [(first_id, "ok")]
+
+
 def test_call_log_records_every_call(project, fake):
     fake.script(Truncated())
     draft_one(project, make_drafter(project, fake))
