@@ -5,7 +5,8 @@ Usage: python tests/bench/bench_generate.py [--n 1200] [--latency 0.5] [--concur
 
 It times the whole CLI run as a subprocess (start-up included) and reports its CPU time per
 guide next to the CPU time of one bare SDK call (`chat.completions.create` with the same request
-and the same fake), plus a sequential (C=1) baseline on a smaller N.
+and the same fake), plus a sequential (C=1) baseline on a smaller N. As a breakdown it also
+prints the CPU of a --dry-run on the same records (start-up: imports, loading, planning).
 Targets at N=1200, L=500 ms, C=32: efficiency >= 0.85; our CPU per guide <= 2x a bare SDK call.
 """
 
@@ -63,11 +64,13 @@ def make_workspace(parent: Path, count: int) -> Path:
     return root
 
 
-def run_cli(root: Path, fake: FakeOpenAI, concurrency: int) -> tuple[float, float, str]:
+def run_cli(
+    root: Path, fake: FakeOpenAI, concurrency: int, *extra: str
+) -> tuple[float, float, str]:
     """Run generate as a subprocess; return wall seconds, CPU seconds and its output."""
     env = {**os.environ, "OPENAI_API_KEY": "sk-bench", "OPENAI_BASE_URL": fake.base_url}
     command = [sys.executable, "-m", "generator", "--root", str(root), "generate"]
-    command += ["--backend", "openai", "--concurrency", str(concurrency)]
+    command += ["--backend", "openai", "--concurrency", str(concurrency), *extra]
     cpu_before = children_cpu()
     started = time.perf_counter()
     proc = subprocess.run(command, env=env, capture_output=True, text=True, cwd=REPO)
@@ -92,6 +95,9 @@ def bare_sdk_cpu(fake: FakeOpenAI, request: dict, calls: int, concurrency: int, 
 def measure(tmp: Path, n: int, latency: float, concurrency: int) -> dict:
     root = make_workspace(tmp, n)
     with FakeOpenAI(latency=latency) as fake:
+        # Breakdown only: a dry run pays the same start-up (imports, loading the records,
+        # planning) and sends nothing; the figure that counts is still the real run's CPU / N.
+        _, startup_cpu, _ = run_cli(root, fake, concurrency, "--dry-run")
         server_before = time.process_time()
         wall, cpu, summary = run_cli(root, fake, concurrency)
         server_cpu = time.process_time() - server_before
@@ -104,6 +110,7 @@ def measure(tmp: Path, n: int, latency: float, concurrency: int) -> dict:
             "ideal": ideal,
             "efficiency": ideal / wall,
             "cpu_per_guide": cpu / n,
+            "startup_cpu": startup_cpu,
             "peak": fake.peak_concurrency,
             "server_cpu": server_cpu / n,
             "summary": summary,
@@ -137,6 +144,13 @@ def main() -> None:
         print(f"  efficiency           {run['efficiency']:.3f} (ideal / wall)")
         print(f"  peak concurrency     {run['peak']} (seen by the server)")
         print(f"  CPU per guide        {run['cpu_per_guide'] * 1000:.2f} ms (CLI process / N)")
+        startup = run["startup_cpu"]
+        print(
+            f"    of which start-up  ~{startup * 1000 / run['n']:.2f} ms "
+            f"({startup:.2f} s: CPU of a --dry-run of the same N, sending nothing)"
+        )
+        after = run["cpu_per_guide"] - startup / run["n"]
+        print(f"    the rest           ~{after * 1000:.2f} ms (requests, checks, writes)")
         print(f"  fake server CPU      {run['server_cpu'] * 1000:.2f} ms per request")
     ratio = main_run["cpu_per_guide"] / bare
     print(f"bare SDK call CPU      {bare * 1000:.2f} ms (chat.completions.create, same fake, C=32)")
