@@ -125,7 +125,7 @@ async def run_generation(
     # writes stay serial. Finished drafts are written in batches with one flush to disk each.
     writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="prepguide-writer")
     pending: list[tuple[Source, DraftResult, asyncio.Future]] = []
-    timer: list[asyncio.TimerHandle] = []
+    timer: asyncio.TimerHandle | None = None
     drafting = sum(1 for p in plan if p.action == "generate")
 
     def write_batch(batch: list[tuple[Source, DraftResult]]) -> dict[str, str]:
@@ -140,7 +140,7 @@ async def run_generation(
             failed[guide_id] = exc.message
         return failed
 
-    def settle(batch: list, job: asyncio.Future) -> None:
+    def settle(batch: list[tuple[Source, DraftResult, asyncio.Future]], job) -> None:
         error = job.exception()
         for source, _, done in batch:
             if done.done():
@@ -151,8 +151,10 @@ async def run_generation(
                 done.set_result(job.result().get(source.key))
 
     def flush() -> None:
-        while timer:
-            timer.pop().cancel()
+        nonlocal timer
+        if timer is not None:
+            timer.cancel()
+            timer = None
         if pending:
             batch = pending.copy()
             pending.clear()
@@ -161,12 +163,13 @@ async def run_generation(
 
     def write_later(source: Source, result: DraftResult) -> asyncio.Future:
         """Queue a draft for the writer; flush when the batch is full, old or the last one."""
+        nonlocal timer
         done = loop.create_future()
         pending.append((source, result, done))
         if len(pending) >= WRITE_BATCH or drafting == 0:
             flush()
-        elif not timer:
-            timer.append(loop.call_later(WRITE_DELAY, flush))
+        elif timer is None:
+            timer = loop.call_later(WRITE_DELAY, flush)
         return done
 
     async def one(source: Source) -> None:

@@ -275,3 +275,16 @@ def test_a_rerun_removes_temporary_files_of_a_killed_writer(workspace: Path) -> 
     assert run_cli(workspace, "generate", "--backend", "offline").returncode == 0
     assert not orphan.exists(), "a killed writer's temporary file was left behind"
     assert in_flight.exists(), "a running writer's temporary file was deleted"
+
+
+def test_a_guide_file_that_cannot_be_read_fails_alone_and_stays_as_it_is(workspace: Path) -> None:
+    generate(workspace)
+    guide = workspace / "guides" / "meta-gem.md"
+    broken = b"\xff\xfe an editor's file in the wrong encoding\n"
+    guide.write_bytes(broken)
+    result = run_cli(workspace, "generate", "--backend", "offline", "--force")
+    assert result.returncode == 1
+    assert "generated 3, skipped 0 unchanged, failed 1" in result.stdout
+    assert "meta-gem" in result.stderr and "not UTF-8" in result.stderr
+    assert guide.read_bytes() == broken
+    assert [p for p in workspace.rglob("*") if p.name.endswith(".tmp")] == []
