@@ -16,15 +16,17 @@ Rule ids are stable; scripts and reviewers match on them:
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from functools import lru_cache
 from itertools import zip_longest
 from urllib.parse import urlsplit
 
 from generator.citations import CitationView
+from generator.codehash import code_version
 from generator.compose import disclaimer, originals_block
 from generator.figures import Figure, Grounding, extract_at, ground
 from generator.findings import Finding, Severity
@@ -799,6 +801,9 @@ RULES: list[Rule] = [
     check_citations,
     check_originals,
 ]
+# Rules whose verdict can change with the date alone; the others depend only on text and records.
+DATED_RULES: list[Rule] = [check_citations]
+UNDATED_RULES: list[Rule] = [rule for rule in RULES if rule not in DATED_RULES]
 
 
 # --- entry points ----------------------------------------------------------------------------
@@ -822,13 +827,25 @@ def parse_guide_body(body: str, site_name: str = "") -> ParsedGuide:
     return ParsedGuide(preamble, sections, site_name, _blocks(preamble, sections, site_name))
 
 
-def check_body(body: str, ctx: CheckContext) -> list[Finding]:
-    """Run every rule over a guide body."""
+def check_body(body: str, ctx: CheckContext, rules: list[Rule] = RULES) -> list[Finding]:
+    """Run every rule (or the given ones) over a guide body."""
     guide = parse_guide_body(body, ctx.site_name)
     findings: list[Finding] = []
-    for rule in RULES:
+    for rule in rules:
         findings.extend(rule(guide, ctx))
     return findings
+
+
+def verdict_key(doc: GuideDoc, ctx: CheckContext) -> str:
+    """Key what the undated rules judge: the code, the guide text and the records, not the date."""
+    records = repr(replace(ctx, today=date.min))
+    payload = f"{code_version()}\0{doc.content_hash}\0{records}"
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def check_dated(doc: GuideDoc, ctx: CheckContext) -> list[Finding]:
+    """Run only the rules that compare the records' dates with today."""
+    return check_body(doc.body, ctx, DATED_RULES)
 
 
 def check_guide(doc: GuideDoc, ctx: CheckContext) -> list[Finding]:
@@ -854,10 +871,14 @@ def has_errors(findings: list[Finding]) -> bool:
 
 
 __all__ = [
+    "DATED_RULES",
     "RULES",
+    "UNDATED_RULES",
     "CheckContext",
     "ParsedGuide",
     "check_body",
+    "check_dated",
     "check_guide",
     "has_errors",
+    "verdict_key",
 ]

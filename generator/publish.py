@@ -17,10 +17,11 @@ from pathlib import Path
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
-from generator import __version__
-from generator.checks import check_guide, has_errors
+from generator.checks import UNDATED_RULES, check_body, check_dated, verdict_key
+from generator.codehash import code_version
 from generator.errors import PrepguideError, PublishError
 from generator.feeds import FeedEntry, SitemapEntry, atom_feed, sitemap
+from generator.findings import Finding
 from generator.fsio import atomic_write_bytes, atomic_write_text
 from generator.guides import (
     CASE_STUDY,
@@ -100,18 +101,6 @@ def page_environment() -> Environment:
     return env
 
 
-@lru_cache(maxsize=1)
-def code_version() -> str:
-    """Hash the package's code and templates, so that caches expire with any change to them."""
-    digest = hashlib.sha256(__version__.encode())
-    package = Path(__file__).parent
-    for path in sorted(package.rglob("*")):
-        if path.suffix in (".py", ".html", ".css", ".j2") and path.is_file():
-            digest.update(path.relative_to(package).as_posix().encode() + b"\0")
-            digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
 def confined(out_dir: Path, relative: str, *, base: Path | None = None) -> Path:
     """Resolve a page path and refuse anything outside the output folder (resolved: base)."""
     base = base or out_dir.resolve()
@@ -152,7 +141,6 @@ class BuildCache:
     def __init__(self, path: Path | None) -> None:
         self.path = path
         self.used: dict[str, set[str]] = {table: set() for table in self.TABLES}
-        self.new: dict[str, dict[str, str]] = {table: {} for table in self.TABLES}
         self._db: sqlite3.Connection | None = None
         self._pid = os.getpid()
         if path is not None:
@@ -160,12 +148,19 @@ class BuildCache:
             try:
                 self._db = self._open(path)
             except sqlite3.DatabaseError:
-                path.unlink(missing_ok=True)
+                for stale in (
+                    path,
+                    path.with_name(path.name + "-wal"),
+                    path.with_name(path.name + "-shm"),
+                ):
+                    stale.unlink(missing_ok=True)
                 self._db = self._open(path)
 
     @staticmethod
     def _open(path: Path) -> sqlite3.Connection:
         db = sqlite3.connect(path)
+        # WAL: workers read while this process writes new entries.
+        db.execute("PRAGMA journal_mode=wal")
         for table in BuildCache.TABLES:
             db.execute(f"CREATE TABLE IF NOT EXISTS {table} (key TEXT PRIMARY KEY, value TEXT)")
         db.commit()
@@ -189,8 +184,8 @@ class BuildCache:
     def record(self, table: str, key: str, new_value: str | None = None) -> None:
         """Mark an entry as used by this build, storing it when it is new."""
         self.used[table].add(key)
-        if new_value is not None:
-            self.new[table][key] = new_value
+        if new_value is not None and self._db is not None and os.getpid() == self._pid:
+            self._db.execute(f"INSERT OR REPLACE INTO {table} VALUES (?, ?)", (key, new_value))
 
     def close(self) -> None:
         """Save new entries, drop those this build did not use."""
@@ -198,8 +193,6 @@ class BuildCache:
             return
         db = self._db
         for table in self.TABLES:
-            rows = self.new[table].items()
-            db.executemany(f"INSERT OR REPLACE INTO {table} VALUES (?, ?)", rows)
             db.execute("CREATE TEMP TABLE IF NOT EXISTS used (key TEXT PRIMARY KEY)")
             db.execute("DELETE FROM used")
             db.executemany(
@@ -225,20 +218,32 @@ def cached_body(cache: BuildCache, doc: GuideDoc) -> tuple[str, str, bool]:
     return guide_body_html(doc), key, True
 
 
+def _error_rules(findings: list[Finding]) -> list[str]:
+    return sorted({f.rule for f in findings if f.severity == "error"})
+
+
 def check_errors(
-    project: Project, doc: GuideDoc, source: Source, cache: BuildCache
-) -> tuple[list[str], str, bool]:
-    """Return the rules with error findings, the verdict key, and whether it was checked now."""
+    project: Project,
+    doc: GuideDoc,
+    source: Source,
+    cache: BuildCache,
+    approved_key: str | None = None,
+) -> tuple[list[str], str, list[str] | None]:
+    """Return the rules with error findings, the verdict key, and the undated verdict if new.
+
+    The undated rules run only when neither the approval (approved_key) nor an earlier build
+    judged this text against these records; the dated rules always run.
+    """
     context = project.check_context(source)
-    key = hashlib.sha256(f"{code_version()}\0{doc.content_hash}\0{context!r}".encode()).hexdigest()
-    stored = cache.get("verdicts", key)
-    if stored is not None:
-        return json.loads(stored), key, False
-    findings = check_guide(doc, context)
-    rules = sorted({f.rule for f in findings if f.severity == "error"})
-    if has_errors(findings) and not rules:
-        rules = ["error"]
-    return rules, key, True
+    key = verdict_key(doc, context)
+    fresh: list[str] | None = None
+    if key == approved_key:
+        undated: list[str] = []
+    elif (stored := cache.get("verdicts", key)) is not None:
+        undated = json.loads(stored)
+    else:
+        undated = fresh = _error_rules(check_body(doc.body, context, UNDATED_RULES))
+    return sorted({*undated, *_error_rules(check_dated(doc, context))}), key, fresh
 
 
 @dataclass(frozen=True)
@@ -275,8 +280,9 @@ def pick_guide(
             left_out=f"no valid source record {doc.meta.source!r}; run `prepguide sources check`",
         )
     if live is not None:
-        rules, key, fresh = check_errors(project, live.doc, source, cache)
-        verdict = {"verdict_key": key, "new_verdict": rules if fresh else None}
+        approved_key = state.live.checks_key
+        rules, key, fresh = check_errors(project, live.doc, source, cache, approved_key)
+        verdict = {"verdict_key": None if key == approved_key else key, "new_verdict": fresh}
         if rules:
             reason = (
                 f"the approved version fails checks ({', '.join(rules)}); "
@@ -398,6 +404,8 @@ class SiteModel:
             for slug, (name, _) in self.companies.items()
         }
         self.related = RelatedIndex(self.sources)
+        self.topic_by_slug = {topic.slug: topic for topic in self.topics}
+        self.listing_order = sorted(guides, key=_listing_order)
         self._cards: dict[str, Markup] = {}
         self._related: dict[str, list[dict]] = {}
 
@@ -506,38 +514,26 @@ class SiteWriter:
         self.written = 0
 
     def put(self, relative: str, text: str | bytes) -> None:
-        """Write a page unless unchanged, and account for it."""
+        """Write a page unless its content is already there; refuse a second page per path."""
         if relative in self.pages:
             raise PublishError(
                 f"two pages want {relative!r}; refusing to overwrite", path=relative, rule="slug"
             )
-        self.record(relative, *self.write(relative, text))
-
-    def write(self, relative: str, text: str | bytes) -> tuple[str, int, bool]:
-        """Write a page unless unchanged; return its digest, size and whether it was written."""
         data = text.encode("utf-8") if isinstance(text, str) else text
         target = confined(self.out_dir, relative, base=self.base)
         digest = hashlib.sha256(data).hexdigest()
+        self.pages[relative] = [digest, len(data)]
         known = self.previous.get(relative)
         if known == [digest, len(data)]:
             try:
                 if target.stat().st_size == len(data):
-                    return digest, len(data), False
+                    return
             except FileNotFoundError:
                 pass
         elif known is None and target.is_file() and target.read_bytes() == data:
-            return digest, len(data), False
+            return
         _write_page(target, data)
-        return digest, len(data), True
-
-    def record(self, relative: str, digest: str, size: int, written: bool) -> None:
-        """Account for a page written here or by a worker process."""
-        if relative in self.pages:
-            raise PublishError(
-                f"two pages want {relative!r}; refusing to overwrite", path=relative, rule="slug"
-            )
-        self.pages[relative] = [digest, size]
-        self.written += written
+        self.written += 1
 
 
 # --- incremental state -------------------------------------------------------------------
@@ -682,16 +678,15 @@ def publish(
 
 
 @dataclass(frozen=True)
-class GuidePage:
-    """A written guide page, as reported back to the build."""
+class Rendered:
+    """A rendered page, with what the build keeps of a guide's body."""
 
     relative: str
-    digest: str
-    size: int
-    written: bool
-    body_key: str
-    new_body: str | None
-    feed_html: str | None
+    html: str
+    guide_id: str | None = None
+    body_key: str | None = None
+    new_body: str | None = None
+    feed_html: str | None = None
 
 
 def render_guide_page(
@@ -743,32 +738,32 @@ def render_guide_page(
 def render_site(
     model: SiteModel, writer: SiteWriter, cache: BuildCache, *, preview: bool, processes: int = 1
 ) -> None:
-    """Render every page through the writer; guide pages in worker processes when asked."""
+    """Render every page and write it; rendering runs in worker processes when asked.
+
+    Only this process writes, so workers never contend for the output folder.
+    """
     site = model.site
     common = {"site": site, "noindex": preview, "description": None}
     in_feed = {g.id for g in feed_guides(model.guides)}
     ordered = sorted(model.guides, key=lambda g: g.id)
 
-    def guide_page(guide: SiteGuide) -> GuidePage:
-        page, body_html, key, fresh = render_guide_page(model, guide, cache, preview=preview)
-        digest, size, written = writer.write(guide.href, page)
-        feed_html = body_html if guide.id in in_feed else None
-        return GuidePage(
-            guide.href, digest, size, written, key, body_html if fresh else None, feed_html
-        )
+    def render(item: SiteGuide | tuple[str, ...]) -> Rendered:
+        if isinstance(item, tuple):
+            return Rendered(*render_listing(model, item, common, preview))
+        page, body_html, key, fresh = render_guide_page(model, item, cache, preview=preview)
+        feed_html = body_html if item.id in in_feed else None
+        return Rendered(item.href, page, item.id, key, body_html if fresh else None, feed_html)
 
     feed_html: dict[str, str] = {}
-    with WorkerMap(guide_page, ordered, processes) as pages:
-        # The other pages are rendered here while the workers write the guide pages.
-        if processes > 1:
-            _render_listings(model, writer, common, preview)
-        for guide, page in zip(ordered, pages, strict=True):
-            writer.record(page.relative, page.digest, page.size, page.written)
-            cache.record("bodies", page.body_key, page.new_body)
-            if page.feed_html is not None:
-                feed_html[guide.id] = page.feed_html
-    if processes <= 1:
-        _render_listings(model, writer, common, preview)
+    # Listing pages go first: hubs and company pages are the longest tasks.
+    tasks = [*listing_pages(model), *ordered]
+    with WorkerMap(render, tasks, processes, ordered=False) as results:
+        for result in results:
+            writer.put(result.relative, result.html)
+            if result.body_key is not None:
+                cache.record("bodies", result.body_key, result.new_body)
+            if result.guide_id is not None and result.feed_html is not None:
+                feed_html[result.guide_id] = result.feed_html
     entries = [
         FeedEntry(
             url=f"{model.base_url}/guides/{guide.id}/",
@@ -787,12 +782,6 @@ def render_site(
     writer.put("style.css", style)
 
 
-def _render_listings(model: SiteModel, writer: SiteWriter, common: dict, preview: bool) -> None:
-    _render_index(model, writer, common, preview)
-    _render_topics(model, writer, common)
-    _render_companies(model, writer, common)
-
-
 def feed_guides(guides: Iterable[SiteGuide]) -> list[SiteGuide]:
     """Return the live guides the feed carries: the most recently updated first."""
     live = [g for g in guides if not g.draft and g.updated]
@@ -805,32 +794,60 @@ def _listing_order(guide: SiteGuide) -> tuple:
     return (guide.published is None, -published.toordinal(), *recency_key(guide.source))
 
 
-def _render_index(model: SiteModel, writer: SiteWriter, common: dict, preview: bool) -> None:
-    template = page_environment().get_template("index.html")
-    ordered = sorted(model.guides, key=_listing_order)
+def listing_pages(model: SiteModel) -> list[tuple[str, ...]]:
+    """Name every listing page (index pages, hubs, company pages) as a render task."""
+    count = max(1, -(-len(model.guides) // model.site.page_size))
+    return [
+        *(("index", str(number)) for number in range(1, count + 1)),
+        *(("topic", topic.slug) for topic in model.topics),
+        ("topics",),
+        *(("company", slug) for slug in model.companies),
+        ("companies",),
+    ]
+
+
+def render_listing(
+    model: SiteModel, task: tuple[str, ...], common: dict, preview: bool
+) -> tuple[str, str]:
+    """Render one listing page; return its path and HTML."""
+    kind, *args = task
+    if kind == "index":
+        return _index_page(model, int(args[0]), common, preview)
+    if kind == "topic":
+        return _topic_page(model, model.topic_by_slug[args[0]], common)
+    if kind == "topics":
+        return _topics_index(model, common)
+    if kind == "company":
+        return _company_page(model, args[0], common)
+    return _companies_index(model, common)
+
+
+def _index_page(model: SiteModel, number: int, common: dict, preview: bool) -> tuple[str, str]:
     size = model.site.page_size
-    count = max(1, -(-len(ordered) // size))
-    for number in range(1, count + 1):
-        chunk = ordered[(number - 1) * size : number * size]
-        relative = "index.html" if number == 1 else f"page/{number}/index.html"
-        root = "" if number == 1 else "../../"
+    count = max(1, -(-len(model.guides) // size))
+    chunk = model.listing_order[(number - 1) * size : number * size]
+    relative = "index.html" if number == 1 else f"page/{number}/index.html"
+    root = "" if number == 1 else "../../"
 
-        def page_href(n: int) -> str:
-            return "index.html" if n == 1 else f"page/{n}/index.html"
+    def page_href(n: int) -> str:
+        return "index.html" if n == 1 else f"page/{n}/index.html"
 
-        items = [
-            {
-                "href": g.href,
-                "title": g.doc.meta.title,
-                "company": g.doc.meta.company,
-                "summary": g.source.summary,
-                "published": g.published.isoformat() if g.published else None,
-                "updated": g.updated.isoformat() if g.updated else None,
-                "draft": g.draft,
-            }
-            for g in chunk
-        ]
-        page = template.render(
+    items = [
+        {
+            "href": g.href,
+            "title": g.doc.meta.title,
+            "company": g.doc.meta.company,
+            "summary": g.source.summary,
+            "published": g.published.isoformat() if g.published else None,
+            "updated": g.updated.isoformat() if g.updated else None,
+            "draft": g.draft,
+        }
+        for g in chunk
+    ]
+    page = (
+        page_environment()
+        .get_template("index.html")
+        .render(
             common,
             root=root,
             banner=PREVIEW_BANNER if preview else None,
@@ -842,7 +859,8 @@ def _render_index(model: SiteModel, writer: SiteWriter, common: dict, preview: b
                 "next": page_href(number + 1) if number < count else None,
             },
         )
-        writer.put(relative, page)
+    )
+    return relative, page
 
 
 def _card_note(topic: Topic, model: SiteModel) -> str:
@@ -851,12 +869,14 @@ def _card_note(topic: Topic, model: SiteModel) -> str:
     return "Each card below links to the original post, and to our guide where one is published."
 
 
-def _render_topics(model: SiteModel, writer: SiteWriter, common: dict) -> None:
-    env = page_environment()
-    hub = env.get_template("hub.html")
-    labels = {"stack": "Stack", "techniques": "Technique", "both": "Technique and stack"}
-    for topic in model.topics:
-        page = hub.render(
+TOPIC_FIELD_LABELS = {"stack": "Stack", "techniques": "Technique", "both": "Technique and stack"}
+
+
+def _topic_page(model: SiteModel, topic: Topic, common: dict) -> tuple[str, str]:
+    page = (
+        page_environment()
+        .get_template("hub.html")
+        .render(
             common,
             root="../../",
             banner=None,
@@ -865,52 +885,64 @@ def _render_topics(model: SiteModel, writer: SiteWriter, common: dict) -> None:
                 "title": topic.title,
                 "paragraph": topic.paragraph,
                 "card_note": _card_note(topic, model),
-                "field_label": labels[topic.field],
+                "field_label": TOPIC_FIELD_LABELS[topic.field],
             },
             cards=[model.card(source) for source in topic.sources],
         )
-        writer.put(f"topics/{topic.slug}/index.html", page)
+    )
+    return f"topics/{topic.slug}/index.html", page
+
+
+def _topics_index(model: SiteModel, common: dict) -> tuple[str, str]:
     items = [
         {
             "href": f"topics/{t.slug}/index.html",
             "name": t.name,
-            "note": f"{t.count} write-ups · {labels[t.field].lower()}",
+            "note": f"{t.count} write-ups · {TOPIC_FIELD_LABELS[t.field].lower()}",
         }
         for t in sorted(model.topics, key=lambda t: (-t.count, t.name.casefold(), t.slug))
     ]
     threshold = model.project.settings.topics.min_sources
-    page = env.get_template("listing.html").render(
-        common,
-        root="../",
-        banner=None,
-        heading="Topics",
-        intro=f"Every technique and stack tag that at least {threshold} write-ups in our "
-        "database mention, most common first.",
-        items=items,
-    )
-    writer.put("topics/index.html", page)
-
-
-def _render_companies(model: SiteModel, writer: SiteWriter, common: dict) -> None:
-    env = page_environment()
-    template = env.get_template("company.html")
-    items = []
-    for slug, (name, members) in model.companies.items():
-        with_guides = sum(1 for s in members if s.key in model.guide_of)
-        years = sorted(s.published.year for s in members if s.published)
-        span = ""
-        if years:
-            span = (
-                f", published in {years[0]}"
-                if years[0] == years[-1]
-                else f", published between {years[0]} and {years[-1]}"
-            )
-        noun = "write-up" if len(members) == 1 else "write-ups"
-        sentence = (
-            f"{len(members)} engineering {noun} from {name} in our database{span}. "
-            f"{with_guides} of them {'has' if with_guides == 1 else 'have'} a published guide."
+    page = (
+        page_environment()
+        .get_template("listing.html")
+        .render(
+            common,
+            root="../",
+            banner=None,
+            heading="Topics",
+            intro=f"Every technique and stack tag that at least {threshold} write-ups in our "
+            "database mention, most common first.",
+            items=items,
         )
-        page = template.render(
+    )
+    return "topics/index.html", page
+
+
+def _company_noun(members: list[Source]) -> str:
+    return "write-up" if len(members) == 1 else "write-ups"
+
+
+def _company_page(model: SiteModel, slug: str, common: dict) -> tuple[str, str]:
+    name, members = model.companies[slug]
+    with_guides = sum(1 for s in members if s.key in model.guide_of)
+    years = sorted(s.published.year for s in members if s.published)
+    span = ""
+    if years:
+        span = (
+            f", published in {years[0]}"
+            if years[0] == years[-1]
+            else f", published between {years[0]} and {years[-1]}"
+        )
+    sentence = (
+        f"{len(members)} engineering {_company_noun(members)} from {name} in our database"
+        f"{span}. {with_guides} of them {'has' if with_guides == 1 else 'have'} a published "
+        "guide."
+    )
+    page = (
+        page_environment()
+        .get_template("company.html")
+        .render(
             common,
             root="../../",
             banner=None,
@@ -918,19 +950,32 @@ def _render_companies(model: SiteModel, writer: SiteWriter, common: dict) -> Non
             company={"name": name, "sentence": sentence},
             cards=[model.card(source) for source in members],
         )
-        writer.put(f"companies/{slug}/index.html", page)
-        items.append(
-            {"href": f"companies/{slug}/index.html", "name": name, "note": f"{len(members)} {noun}"}
-        )
-    page = env.get_template("listing.html").render(
-        common,
-        root="../",
-        banner=None,
-        heading="Companies",
-        intro="Every company with a write-up in our database.",
-        items=sorted(items, key=lambda i: (i["name"].casefold(), i["href"])),
     )
-    writer.put("companies/index.html", page)
+    return f"companies/{slug}/index.html", page
+
+
+def _companies_index(model: SiteModel, common: dict) -> tuple[str, str]:
+    items = [
+        {
+            "href": f"companies/{slug}/index.html",
+            "name": name,
+            "note": f"{len(members)} {_company_noun(members)}",
+        }
+        for slug, (name, members) in model.companies.items()
+    ]
+    page = (
+        page_environment()
+        .get_template("listing.html")
+        .render(
+            common,
+            root="../",
+            banner=None,
+            heading="Companies",
+            intro="Every company with a write-up in our database.",
+            items=sorted(items, key=lambda i: (i["name"].casefold(), i["href"])),
+        )
+    )
+    return "companies/index.html", page
 
 
 def _render_feeds(model: SiteModel, writer: SiteWriter, entries: list[FeedEntry]) -> None:

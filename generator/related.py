@@ -34,20 +34,23 @@ class RelatedIndex:
 
     def related(self, source: Source, limit: int = MAX_RELATED) -> list[Source]:
         """Return up to limit other write-ups that share the company or at least one tag."""
-        shared: Counter[str] = Counter()
-        for tag in self._tags.get(source.key, frozenset(normalize_tag(t) for t in source.tags)):
-            shared.update(self._by_tag.get(tag, ()))
-        rank, span = self._rank, self._span
-        same = set(self._by_company.get(normalize_tag(source.company), ()))
-        same.discard(source.key)
-        shared.pop(source.key, None)
-        # Higher score is better: same company, then shared tags, then recency.
-        company_bonus = span * (max(shared.values(), default=0) + 2)
-        scores = {key: count * span + rank[key] for key, count in shared.items()}
-        for key in same:
-            scores[key] = scores.get(key, rank[key]) + company_bonus
-        best = heapq.nlargest(limit, scores, key=scores.__getitem__)
-        return [self._by_id[key] for key in best]
+        key = source.key
+        mine = self._tags.get(key) or frozenset(normalize_tag(t) for t in source.tags)
+        tags, rank = self._tags, self._rank
+        same = [k for k in self._by_company.get(normalize_tag(source.company), ()) if k != key]
+        # Same company first, by shared tags then recency; others need a shared tag.
+        best = heapq.nlargest(limit, [(len(tags[k] & mine), rank[k], k) for k in same])
+        if len(best) < limit:
+            shared: Counter[str] = Counter()
+            for tag in mine:
+                shared.update(self._by_tag.get(tag, ()))
+            for k in (key, *same):
+                shared.pop(k, None)
+            others = heapq.nlargest(
+                limit - len(best), [(count, rank[k], k) for k, count in shared.items()]
+            )
+            best += others
+        return [self._by_id[k] for _, _, k in best]
 
 
 def _recency(source: Source) -> tuple:

@@ -12,7 +12,7 @@ from datetime import date, datetime
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from generator import audit
-from generator.checks import check_guide, has_errors
+from generator.checks import check_guide, has_errors, verdict_key
 from generator.clock import iso, now
 from generator.errors import GuideError, PrepguideError, ReviewError
 from generator.figures import extract_at, ground
@@ -37,6 +37,8 @@ class LiveRecord(BaseModel):
     approved_at: str
     note: str | None = None
     published_at: str | None = None
+    # The undated checks passed at approval under this key (checks.verdict_key).
+    checks_key: str | None = None
 
 
 class ReviewState(BaseModel):
@@ -396,7 +398,8 @@ def approve(
                 "no valid source record to check against; run `prepguide sources check`",
                 "review.source",
             )
-        findings = check_guide(doc, project.check_context(source))
+        context = project.check_context(source)
+        findings = check_guide(doc, context)
         if has_errors(findings):
             reasons = "; ".join(
                 f"{f.rule} [{f.section}]: {f.message}" for f in findings if f.severity == "error"
@@ -422,6 +425,7 @@ def approve(
                     approved_by=by,
                     approved_at=at,
                     note=note,
+                    checks_key=verdict_key(doc, context),
                 ),
             }
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -39,13 +40,22 @@ def _run_chunk(chunk: list[Any]) -> list[Any]:
 class WorkerMap:
     """Apply a task to items in forked processes, started on entry; iterate for the results.
 
-    Results come in item order. With one process the items run here, lazily, while iterating.
-    A task's exception reaches the caller when its result is due. Forking happens on entry,
-    so the workers see the state the caller built before it, without pickling it.
+    Results come in item order, or as they are done with ordered=False. With one process the
+    items run here, lazily, while iterating. A task's exception reaches the caller when its
+    result is due. Forking happens on entry, so the workers see the state the caller built
+    before it, without pickling it.
     """
 
-    def __init__(self, task: Callable[[Any], Any], items: Sequence[Any], processes: int) -> None:
+    def __init__(
+        self,
+        task: Callable[[Any], Any],
+        items: Sequence[Any],
+        processes: int,
+        *,
+        ordered: bool = True,
+    ) -> None:
         self.task = task
+        self.ordered = ordered
         self.items = list(items)
         self.processes = processes if len(self.items) > 1 else 1
         self._pool: Any = None
@@ -57,8 +67,12 @@ class WorkerMap:
             size = CHUNK_SIZE
             chunks = [self.items[i : i + size] for i in range(0, len(self.items), size)]
             _task = self.task
+            # Objects made so far are shared with the workers; keep the collector away from
+            # them, or every worker touches (and so copies) the whole inherited heap.
+            gc.freeze()
             self._pool = multiprocessing.get_context("fork").Pool(self.processes)
-            self._results = self._pool.imap(_run_chunk, chunks)
+            imap = self._pool.imap if self.ordered else self._pool.imap_unordered
+            self._results = imap(_run_chunk, chunks)
         return self
 
     def __iter__(self) -> Iterator[Any]:
@@ -74,4 +88,5 @@ class WorkerMap:
             self._pool.terminate()
             self._pool.join()
             self._pool = None
+            gc.unfreeze()
         _task = None

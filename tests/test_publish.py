@@ -6,6 +6,7 @@ import json
 import pickle
 import re
 import xml.etree.ElementTree as ET
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -106,6 +107,29 @@ def test_guide_page_labels_sources_and_our_view_and_shows_citations(site_root: P
     assert "../../companies/meta/index.html#meta-gem" in related
     assert_golden("site/guide-shopify-catalog-clustering.html", page)
     assert_golden("site/topic-gpus.html", (out / "topics/gpus/index.html").read_text())
+
+
+def test_an_approved_guide_is_checked_again_when_its_record_changes(site_root: Path):
+    out = site_root / "site"
+    assert "shopify-catalog-clustering" in publish(Project(site_root), out, preview=False).guides
+    record = site_root / "sources/shopify-catalog-clustering.yaml"
+    data = yaml.safe_load(record.read_text(encoding="utf-8"))
+    data["summary"] = "Shopify groups the same product sold by different merchants."
+    data["scale"] = []
+    record.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    report = publish(Project(site_root), out, preview=False)
+    assert report.guides == ["meta-llm-training-at-scale"]
+    reason = report.left_out["shopify-catalog-clustering"]
+    assert reason.startswith("the approved version fails checks (figures.reports")
+    assert not (out / "guides/shopify-catalog-clustering/index.html").exists()
+
+
+def test_dated_checks_still_run_for_a_text_checked_at_approval(site_root: Path):
+    later = Project(site_root, on_date=date(2027, 9, 1))
+    report = publish(later, site_root / "site", preview=False)
+    assert report.guides == []
+    for guide_id in ("meta-llm-training-at-scale", "shopify-catalog-clustering"):
+        assert "citations.stale" in report.left_out[guide_id]
 
 
 def test_preview_adds_drafts_bannered_and_noindexed_but_not_to_feed_or_sitemap(site_root: Path):
