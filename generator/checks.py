@@ -26,7 +26,7 @@ from itertools import zip_longest
 from urllib.parse import urlsplit
 
 from generator.citations import CitationView
-from generator.codehash import code_version
+from generator.codehash import module_version
 from generator.compose import disclaimer, originals_block
 from generator.figures import Figure, Grounding, extract_at, ground
 from generator.findings import Finding, Severity
@@ -839,7 +839,7 @@ def check_body(body: str, ctx: CheckContext, rules: list[Rule] = RULES) -> list[
 def verdict_key(doc: GuideDoc, ctx: CheckContext) -> str:
     """Key what the undated rules judge: the code, the guide text and the records, not the date."""
     records = repr(replace(ctx, today=date.min))
-    payload = f"{code_version()}\0{doc.content_hash}\0{records}"
+    payload = f"{module_version('checks')}\0{doc.content_hash}\0{records}"
     return hashlib.sha256(payload.encode()).hexdigest()
 
 

@@ -9,6 +9,7 @@ import pytest
 from checkhelp import REPORTED, STEPS, body, context, findings, rules, source, view
 
 from generator.checks import check_guide, has_errors
+from generator.codehash import import_closure
 from generator.compose import originals_block
 from generator.guides import GuideDoc, GuideMeta, Provenance
 
@@ -382,3 +383,9 @@ def test_source_changed_since_generation_is_reported() -> None:
     assert [(f.rule, f.severity) for f in changed] == [("staleness.source", "warning")]
     assert "source changed since generation" in changed[0].message
     assert not has_errors(changed)
+
+
+def test_approval_verdicts_expire_with_the_code_the_checks_run_and_only_that():
+    closure = import_closure("checks")
+    assert {"checks", "figures", "quotes", "guides", "sources"} <= closure
+    assert not closure & {"publish", "cli", "review", "llm", "webapp"}
