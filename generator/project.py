@@ -26,7 +26,15 @@ class Project:
 
     @cached_property
     def sources(self) -> SourceSet:
-        return load_sources(self.workspace.sources_dir, self.today)
+        return self.load_sources()
+
+    def load_sources(self, processes: int = 1) -> SourceSet:
+        """Read the records now, in worker processes if asked; later reads reuse them."""
+        if "sources" not in self.__dict__:
+            self.__dict__["sources"] = load_sources(
+                self.workspace.sources_dir, self.today, processes=processes
+            )
+        return self.__dict__["sources"]
 
     @cached_property
     def ledger(self) -> Ledger:

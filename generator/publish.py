@@ -512,6 +512,9 @@ class SiteWriter:
         self.previous = previous
         self.pages: dict[str, list] = {}
         self.written = 0
+        # A new output folder holds no page to compare with; its folders are made here.
+        self.fresh = not out_dir.exists()
+        self.made: set[Path] = set()
 
     def put(self, relative: str, text: str | bytes) -> None:
         """Write a page unless its content is already there; refuse a second page per path."""
@@ -530,8 +533,11 @@ class SiteWriter:
                     return
             except FileNotFoundError:
                 pass
-        elif known is None and target.is_file() and target.read_bytes() == data:
+        elif known is None and not self.fresh and target.is_file() and target.read_bytes() == data:
             return
+        if self.fresh and target.parent not in self.made:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self.made.add(target.parent)
         _write_page(target, data)
         self.written += 1
 
@@ -644,6 +650,7 @@ def publish(
         return report
 
     processes = worker_count(jobs, len(project.guides.ids()))
+    project.load_sources(processes)
     cache = BuildCache(cache_path)
     try:
         guides, report.left_out = select_guides(

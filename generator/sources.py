@@ -24,6 +24,7 @@ from pydantic import (
 
 from generator.errors import SourceError
 from generator.fsio import sha256_text
+from generator.workers import WorkerMap
 
 MAX_SOURCE_BYTES = 100 * 1024
 SOURCE_SUFFIXES = (".yaml", ".yml", ".json")
@@ -388,17 +389,21 @@ def source_files(sources_dir: Path) -> list[Path]:
     )
 
 
-def load_sources(sources_dir: Path, today: date) -> SourceSet:
-    """Read every record; collect problems instead of stopping at the first."""
-    result = SourceSet()
-    for path in source_files(sources_dir):
+def load_sources(sources_dir: Path, today: date, *, processes: int = 1) -> SourceSet:
+    """Read every record (in worker processes if asked); collect problems, do not stop."""
+
+    def load(path: Path) -> tuple[Source | None, list[SourceError]]:
         try:
-            source, problems = check_record(read_source_data(path), path, today)
+            return check_record(read_source_data(path), path, today)
+        except SourceError as exc:
+            return None, [exc]
+
+    result = SourceSet()
+    with WorkerMap(load, source_files(sources_dir), processes) as loaded:
+        for source, problems in loaded:
             result.problems.extend(problems)
             if source is not None:
                 result.sources.append(source)
-        except SourceError as exc:
-            result.problems.append(exc)
     _reject_duplicates(result)
     return result
 

@@ -290,7 +290,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.phase:
         kind, root, out, *rest = args.phase
-        if kind == "publish":
+        if kind == "setup":
+            make_workspace(Path(root), int(out))
+        elif kind == "publish":
             print(json.dumps(run_publish(Path(root), Path(out))))
         else:
             print(json.dumps(run_floor(Path(root), Path(out), int(rest[0]))))
@@ -300,7 +302,10 @@ def main() -> None:
     if not (root / "guides").is_dir():
         root.mkdir(parents=True, exist_ok=True)
         start = time.perf_counter()
-        make_workspace(root, args.guides)
+        # In its own process: Linux carries a process's peak memory across exec into children.
+        subprocess.run(
+            [sys.executable, __file__, "--phase", "setup", str(root), str(args.guides)], check=True
+        )
         print(f"setup: {args.guides} approved guides written in {time.perf_counter() - start:.1f}s")
     words = len((root / "guides" / "guide-00000.md").read_text().split("\n---\n", 1)[1].split())
     print(f"guide body: ~{words} words")
