@@ -142,6 +142,7 @@ class BuildCache:
         self.path = path
         self.used: dict[str, set[str]] = {table: set() for table in self.TABLES}
         self._db: sqlite3.Connection | None = None
+        self._inherited: sqlite3.Connection | None = None
         self._pid = os.getpid()
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -169,8 +170,12 @@ class BuildCache:
     def _reader(self) -> sqlite3.Connection | None:
         if self._db is None or os.getpid() == self._pid:
             return self._db
-        # A forked worker: never touch the parent's connection.
-        self._db, self._pid = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True), os.getpid()
+        # A forked worker: never use the parent's connection, and never close it either (closing
+        # it here could act on the parent's files), so keep a reference for the worker's life.
+        assert self.path is not None
+        self._inherited = self._db
+        self._db = sqlite3.connect(f"{self.path.absolute().as_uri()}?mode=ro", uri=True)
+        self._pid = os.getpid()
         return self._db
 
     def get(self, table: str, key: str) -> str | None:
