@@ -121,21 +121,15 @@ async def run_generation(
 
     tasks: list[asyncio.Task] = []
     loop = asyncio.get_running_loop()
-    # One writer thread: YAML, checks and disk flushes never stall the requests in flight, and
-    # writes stay serial. Finished drafts are written in batches with one flush to disk each.
+    # Finished drafts are written in batches with one flush to disk each. Checks and YAML run
+    # on the loop (they hold the GIL wherever they run); one writer thread does the file system
+    # work, so disk flushes never stall the requests in flight and writes stay serial.
     writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="prepguide-writer")
     pending: list[tuple[Source, DraftResult, asyncio.Future]] = []
     timer: asyncio.TimerHandle | None = None
     drafting = sum(1 for p in plan if p.action == "generate")
 
-    def write_batch(batch: list[tuple[Source, DraftResult]]) -> dict[str, str]:
-        failed: dict[str, str] = {}
-        docs = []
-        for source, result in batch:
-            try:
-                docs.append(build_guide(project, drafter, source, result))
-            except PrepguideError as exc:
-                failed[source.key] = exc.message
+    def write_docs(docs: list[GuideDoc], failed: dict[str, str]) -> dict[str, str]:
         for guide_id, exc in project.guides.write_many(docs).items():
             failed[guide_id] = exc.message
         return failed
@@ -155,11 +149,22 @@ async def run_generation(
         if timer is not None:
             timer.cancel()
             timer = None
-        if pending:
-            batch = pending.copy()
-            pending.clear()
-            job = loop.run_in_executor(writer, write_batch, [(s, r) for s, r, _ in batch])
-            job.add_done_callback(partial(settle, batch))
+        if not pending:
+            return
+        batch = pending.copy()
+        pending.clear()
+        docs: list[GuideDoc] = []
+        failed: dict[str, str] = {}
+        for source, result, done in batch:
+            try:
+                docs.append(build_guide(project, drafter, source, result))
+            except PrepguideError as exc:
+                failed[source.key] = exc.message
+            except Exception as exc:  # a bug: it surfaces when the run ends, as before
+                if not done.done():
+                    done.set_exception(exc)
+        job = loop.run_in_executor(writer, write_docs, docs, failed)
+        job.add_done_callback(partial(settle, batch))
 
     def write_later(source: Source, result: DraftResult) -> asyncio.Future:
         """Queue a draft for the writer; flush when the batch is full, old or the last one."""
