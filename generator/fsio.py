@@ -13,6 +13,7 @@ from pathlib import Path
 _UMASK = os.umask(0)
 os.umask(_UMASK)
 DEFAULT_MODE = 0o666 & ~_UMASK
+DEFAULT_DIR_MODE = 0o777 & ~_UMASK
 TEMP_SUFFIX = ".tmp"
 # .<name>.<pid>.<random>.tmp, as atomic_write_bytes names its temporary files.
 TEMP_NAME = re.compile(r"^\..+\.(\d+)\.[^.]+\.tmp$")
@@ -149,7 +150,8 @@ def open_sqlite(path: Path, schema: str) -> sqlite3.Connection:
     return db
 
 
-def _running(pid: int) -> bool:
+def process_running(pid: int) -> bool:
+    """Return True while a process with this id exists."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -164,7 +166,7 @@ def remove_orphaned_temp_files(folder: Path) -> list[Path]:
     removed = []
     for path in folder.rglob(f".*{TEMP_SUFFIX}") if folder.is_dir() else []:
         match = TEMP_NAME.match(path.name)
-        if match and not _running(int(match.group(1))):
+        if match and not process_running(int(match.group(1))):
             path.unlink(missing_ok=True)
             removed.append(path)
     return removed

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import glob
 import hashlib
 import html
 import json
 import os
+import re
+import shutil
 import sqlite3
+import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
@@ -22,7 +26,12 @@ from generator.codehash import code_version
 from generator.errors import PrepguideError, PublishError
 from generator.feeds import FeedEntry, SitemapEntry, atom_feed, sitemap
 from generator.findings import Finding
-from generator.fsio import atomic_write_bytes, atomic_write_text
+from generator.fsio import (
+    DEFAULT_DIR_MODE,
+    atomic_write_bytes,
+    atomic_write_text,
+    process_running,
+)
 from generator.guides import (
     CASE_STUDY,
     INTERPRETATION,
@@ -44,6 +53,9 @@ PREVIEW_BANNER = "Preview build: drafts that are not reviewed are included. Not 
 CACHE_DIR = "publish"
 FEED_SIZE = 50
 MANAGED_DIRS = ("guides", "topics", "companies", "page")
+STAGING_SUFFIX = ".tmp"
+# .<site folder>.<pid>.<random>.tmp: a new site being built, as SiteWriter names it.
+STAGING_NAME = re.compile(r"^\..+\.(\d+)\.[^.]+\.tmp$")
 SECTION_STYLE = {
     REPORTS: ("source-account", "The source's account"),
     INTERPRETATION: ("ours", "Our interpretation"),
@@ -160,8 +172,10 @@ class BuildCache:
     @staticmethod
     def _open(path: Path) -> sqlite3.Connection:
         db = sqlite3.connect(path)
-        # WAL: workers read while this process writes new entries.
+        # WAL: workers read while this process writes new entries. A cache needs no fsync per
+        # commit; WAL with synchronous=NORMAL still cannot be corrupted by a crash.
         db.execute("PRAGMA journal_mode=wal")
+        db.execute("PRAGMA synchronous=normal")
         for table in BuildCache.TABLES:
             db.execute(f"CREATE TABLE IF NOT EXISTS {table} (key TEXT PRIMARY KEY, value TEXT)")
         db.commit()
@@ -509,16 +523,28 @@ def _write_page(path: Path, data: bytes) -> None:
 
 
 class SiteWriter:
-    """Write pages into the output folder, skipping those whose content did not change."""
+    """Write pages into the output folder, skipping those whose content did not change.
+
+    A new output folder is built as a hidden sibling folder and renamed into place by
+    finish(), so that no one ever sees half a site; its pages need no file-by-file renames.
+    """
 
     def __init__(self, out_dir: Path, previous: dict[str, list]) -> None:
         self.out_dir = out_dir
-        self.base = out_dir.resolve()
         self.previous = previous
         self.pages: dict[str, list] = {}
         self.written = 0
-        # A new output folder holds no page to compare with; its folders are made here.
         self.fresh = not out_dir.exists()
+        if self.fresh:
+            out_dir.parent.mkdir(parents=True, exist_ok=True)
+            remove_orphaned_staging(out_dir)
+            prefix = f".{out_dir.name}.{os.getpid()}."
+            staging = tempfile.mkdtemp(prefix=prefix, suffix=STAGING_SUFFIX, dir=out_dir.parent)
+            os.chmod(staging, DEFAULT_DIR_MODE)  # mkdtemp makes it private
+            self.root = Path(staging)
+        else:
+            self.root = out_dir
+        self.base = self.root.resolve()
         self.made: set[Path] = set()
 
     def put(self, relative: str, text: str | bytes) -> None:
@@ -528,23 +554,55 @@ class SiteWriter:
                 f"two pages want {relative!r}; refusing to overwrite", path=relative, rule="slug"
             )
         data = text.encode("utf-8") if isinstance(text, str) else text
-        target = confined(self.out_dir, relative, base=self.base)
+        target = confined(self.root, relative, base=self.base)
         digest = hashlib.sha256(data).hexdigest()
         self.pages[relative] = [digest, len(data)]
+        self.written += 1
+        if self.fresh:
+            if target.parent not in self.made:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                self.made.add(target.parent)
+            target.write_bytes(data)
+            return
         known = self.previous.get(relative)
         if known == [digest, len(data)]:
             try:
                 if target.stat().st_size == len(data):
+                    self.written -= 1
                     return
             except FileNotFoundError:
                 pass
-        elif known is None and not self.fresh and target.is_file() and target.read_bytes() == data:
+        elif known is None and target.is_file() and target.read_bytes() == data:
+            self.written -= 1
             return
-        if self.fresh and target.parent not in self.made:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            self.made.add(target.parent)
         _write_page(target, data)
-        self.written += 1
+
+    def finish(self) -> None:
+        """Move a newly built site into place."""
+        if self.fresh:
+            try:
+                os.replace(self.root, self.out_dir)
+            except OSError as exc:
+                self.abandon()
+                raise PublishError(
+                    f"cannot move the new site into place ({exc.strerror}); another build may "
+                    "have created the folder meanwhile: publish again",
+                    path=self.out_dir,
+                    rule="path",
+                ) from exc
+
+    def abandon(self) -> None:
+        """Remove a new site that was not finished."""
+        if self.fresh:
+            shutil.rmtree(self.root, ignore_errors=True)
+
+
+def remove_orphaned_staging(out_dir: Path) -> None:
+    """Delete the hidden folders of builds of out_dir that were killed before finishing."""
+    for folder in out_dir.parent.glob(f".{glob.escape(out_dir.name)}.*{STAGING_SUFFIX}"):
+        match = STAGING_NAME.match(folder.name)
+        if match and folder.is_dir() and not process_running(int(match.group(1))):
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 # --- incremental state -------------------------------------------------------------------
@@ -663,7 +721,12 @@ def publish(
         )
         model = SiteModel(project, guides)
         writer = SiteWriter(out_dir, manifest.get("pages", {}))
-        render_site(model, writer, cache, preview=preview, processes=processes)
+        try:
+            render_site(model, writer, cache, preview=preview, processes=processes)
+        except BaseException:
+            writer.abandon()
+            raise
+        writer.finish()
     finally:
         cache.close()
     report.problems = model.problems

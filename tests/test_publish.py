@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import pickle
 import re
+import stat
 import xml.etree.ElementTree as ET
 from datetime import date
 from pathlib import Path
@@ -22,6 +24,14 @@ from generator.project import Project
 from generator.publish import confined, publish
 
 ATOM = "{http://www.w3.org/2005/Atom}"
+
+
+def current_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 
 
@@ -246,6 +256,18 @@ def test_an_error_raised_in_a_worker_keeps_its_file_and_rule():
     error = PublishError("two pages want 'x'", path="site/x", rule="slug", field="slug")
     copy = pickle.loads(pickle.dumps(error))
     assert (type(copy), str(copy), copy.rule) == (PublishError, str(error), "slug")
+
+
+def test_a_new_site_appears_whole_and_a_killed_build_leaves_nothing_behind(site_root: Path):
+    out = site_root / "public" / "site"
+    killed = out.parent / ".site.999999999.x1.tmp"  # a build whose process is gone
+    running = out.parent / f".site.{os.getpid()}.x2.tmp"  # a build still running
+    for folder in (killed, running):
+        (folder / "guides").mkdir(parents=True)
+    report = publish(Project(site_root), out, preview=False)
+    assert report.written == len(report.pages) and (out / "index.html").is_file()
+    assert stat.S_IMODE(out.stat().st_mode) == 0o777 & ~current_umask()
+    assert sorted(p.name for p in out.parent.iterdir()) == [running.name, "site"]
 
 
 def test_unchanged_pages_are_not_rewritten(site_root: Path):
