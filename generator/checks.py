@@ -645,6 +645,11 @@ def _verify_hint(ctx: CheckContext) -> str:
 
 def check_citations(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
     """Require an http(s) URL, a published date, and a fresh, live verification per original."""
+    return citation_findings(ctx)
+
+
+def citation_findings(ctx: CheckContext) -> list[Finding]:
+    """Judge the originals' records against today; the guide text plays no part."""
     where = record_file(ctx.source)
     findings = []
 
@@ -801,9 +806,9 @@ RULES: list[Rule] = [
     check_citations,
     check_originals,
 ]
-# Rules whose verdict can change with the date alone; the others depend only on text and records.
-DATED_RULES: list[Rule] = [check_citations]
-UNDATED_RULES: list[Rule] = [rule for rule in RULES if rule not in DATED_RULES]
+# check_citations is the only rule whose verdict can change with the date alone; it reads the
+# records, not the text. The others depend only on the text and the records.
+UNDATED_RULES: list[Rule] = [rule for rule in RULES if rule is not check_citations]
 
 
 # --- entry points ----------------------------------------------------------------------------
@@ -843,9 +848,9 @@ def verdict_key(doc: GuideDoc, ctx: CheckContext) -> str:
     return hashlib.sha256(payload.encode()).hexdigest()
 
 
-def check_dated(doc: GuideDoc, ctx: CheckContext) -> list[Finding]:
-    """Run only the rules that compare the records' dates with today."""
-    return check_body(doc.body, ctx, DATED_RULES)
+def check_dated(ctx: CheckContext) -> list[Finding]:
+    """Run only the rule that compares the records' dates with today."""
+    return citation_findings(ctx)
 
 
 def check_guide(doc: GuideDoc, ctx: CheckContext) -> list[Finding]:
@@ -871,7 +876,6 @@ def has_errors(findings: list[Finding]) -> bool:
 
 
 __all__ = [
-    "DATED_RULES",
     "RULES",
     "UNDATED_RULES",
     "CheckContext",

@@ -262,7 +262,7 @@ def check_errors(
         undated = json.loads(stored)
     else:
         undated = fresh = _error_rules(check_body(doc.body, context, UNDATED_RULES))
-    return sorted({*undated, *_error_rules(check_dated(doc, context))}), key, fresh
+    return sorted({*undated, *_error_rules(check_dated(context))}), key, fresh
 
 
 @dataclass(frozen=True)
