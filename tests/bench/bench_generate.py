@@ -1,12 +1,13 @@
 """Benchmark `prepguide generate` with the openai backend against the fake server; print figures.
 
 Usage: python tests/bench/bench_generate.py [--n 1200] [--latency 0.5] [--concurrency 32]
-                                            [--baseline-n 40] [--bare-calls 256]
+                                            [--baseline-n 40] [--bare-calls N]
 
 It times the whole CLI run as a subprocess (start-up included) and reports its CPU time per
-guide next to the CPU time of one bare SDK call (`chat.completions.create` with the same request
-and the same fake), plus a sequential (C=1) baseline on a smaller N. As a breakdown it also
-prints the CPU of a --dry-run on the same records (start-up: imports, loading, planning).
+guide next to the CPU time of one bare SDK call (`chat.completions.create` with the same request,
+the same fake, the same N and C), plus a sequential (C=1) baseline on a smaller N. It compares
+like with like: our whole process against the bare script's whole process, and our CPU without
+start-up (the CPU of a --dry-run on the same records) against the bare call's loop alone.
 Targets at N=1200, L=500 ms, C=32: efficiency >= 0.85; our CPU per guide <= 2x a bare SDK call.
 """
 
@@ -43,7 +44,7 @@ async def main(base_url, request, calls, concurrency):
     await asyncio.gather(*(one() for _ in range(calls)))
     cpu = time.process_time() - started
     await client.close()
-    print(json.dumps({"cpu_per_call": cpu / calls}))
+    print(json.dumps({"cpu_per_call": cpu / calls, "calls": calls + concurrency}))
 
 base_url, request_path, calls, concurrency = sys.argv[1:5]
 request = json.load(open(request_path))
@@ -81,15 +82,24 @@ def run_cli(
     return wall, cpu, proc.stdout.strip().splitlines()[-1]
 
 
-def bare_sdk_cpu(fake: FakeOpenAI, request: dict, calls: int, concurrency: int, tmp: Path) -> float:
-    """Return the CPU seconds of one bare SDK call, measured in a separate process."""
+def bare_sdk_cpu(
+    fake: FakeOpenAI, request: dict, calls: int, concurrency: int, tmp: Path
+) -> tuple[float, float]:
+    """Return one bare SDK call's CPU seconds: in its loop only, and for its whole process.
+
+    The whole-process figure is measured like ours: interpreter start, import, client and every
+    call (warm-up included), divided by the number of calls.
+    """
     path = tmp / "request.json"
     path.write_text(json.dumps(request), encoding="utf-8")
     args = [fake.base_url, str(path), str(calls), str(concurrency)]
+    before = children_cpu()
     proc = subprocess.run(
         [sys.executable, "-c", BARE_CALLS, *args], capture_output=True, text=True, check=True
     )
-    return json.loads(proc.stdout)["cpu_per_call"]
+    whole = children_cpu() - before
+    result = json.loads(proc.stdout)
+    return result["cpu_per_call"], whole / result["calls"]
 
 
 def measure(tmp: Path, n: int, latency: float, concurrency: int) -> dict:
@@ -124,14 +134,17 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.5, help="seconds per request")
     parser.add_argument("--concurrency", type=int, default=32)
     parser.add_argument("--baseline-n", type=int, default=40, help="N for the C=1 baseline")
-    parser.add_argument("--bare-calls", type=int, default=256)
+    parser.add_argument(
+        "--bare-calls", type=int, default=None, help="calls of the bare SDK run (default: --n)"
+    )
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="prepguide-bench-"))
     try:
         main_run = measure(tmp, args.n, args.latency, args.concurrency)
         body = {k: v for k, v in main_run["request"].items() if k != "stream"}
         with FakeOpenAI(latency=args.latency) as fake:
-            bare = bare_sdk_cpu(fake, body, args.bare_calls, args.concurrency, tmp)
+            calls = args.bare_calls or args.n
+            bare, bare_whole = bare_sdk_cpu(fake, body, calls, args.concurrency, tmp)
         baseline = measure(tmp, args.baseline_n, args.latency, 1)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -152,12 +165,26 @@ def main() -> None:
         after = run["cpu_per_guide"] - startup / run["n"]
         print(f"    the rest           ~{after * 1000:.2f} ms (requests, checks, writes)")
         print(f"  fake server CPU      {run['server_cpu'] * 1000:.2f} ms per request")
-    ratio = main_run["cpu_per_guide"] / bare
-    print(f"bare SDK call CPU      {bare * 1000:.2f} ms (chat.completions.create, same fake, C=32)")
-    print(f"CPU ratio              {ratio:.2f}x a bare SDK call (target <= 2x)")
+    ours = main_run["cpu_per_guide"]
+    ours_after = ours - main_run["startup_cpu"] / main_run["n"]
+    whole_ratio, loop_ratio = ours / bare_whole, ours_after / bare
+    print(
+        f"bare SDK call CPU      {bare * 1000:.2f} ms in its loop (chat.completions.create, "
+        f"same fake and request, C={args.concurrency}; after import, client and warm-up)"
+    )
+    print(
+        f"                       {bare_whole * 1000:.2f} ms for its whole process (start, import, "
+        "client, warm-up and every call, / calls: measured like ours)"
+    )
+    print(f"CPU ratio              {whole_ratio:.2f}x: whole process against whole process")
+    print(f"                       {loop_ratio:.2f}x: without start-up on either side")
+    print(f"                       {ours / bare:.2f}x: our whole process against the bare loop")
     met = {True: "met", False: "MISSED"}
     print(f"efficiency target      >= 0.85: {met[main_run['efficiency'] >= 0.85]}")
-    print(f"CPU target             <= 2x:   {met[ratio <= 2]}")
+    print(
+        f"CPU target             <= 2x like for like: {met[max(whole_ratio, loop_ratio) <= 2]} "
+        f"(the larger of the first two ratios, {max(whole_ratio, loop_ratio):.2f}x)"
+    )
 
 
 if __name__ == "__main__":
