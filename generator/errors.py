@@ -68,5 +68,9 @@ class PublishError(PrepguideError):
     """The site cannot be built as asked."""
 
 
+class WorkerError(PrepguideError):
+    """A worker process died before it finished its share of the work."""
+
+
 def _rebuild(kind: type[PrepguideError], message: str, fields: dict) -> PrepguideError:
     return kind(message, **fields)

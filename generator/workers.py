@@ -6,7 +6,11 @@ import gc
 import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
+
+from generator.errors import WorkerError
 
 # Below this many items per process, forking costs more than it saves.
 MIN_ITEMS_PER_WORKER = 250
@@ -70,23 +74,33 @@ class WorkerMap:
             # Objects made so far are shared with the workers; keep the collector away from
             # them, or every worker touches (and so copies) the whole inherited heap.
             gc.freeze()
-            self._pool = multiprocessing.get_context("fork").Pool(self.processes)
-            imap = self._pool.imap if self.ordered else self._pool.imap_unordered
-            self._results = imap(_run_chunk, chunks)
+            # A worker that dies (killed, out of memory) breaks the pool with an error here
+            # instead of leaving the build waiting for its results.
+            self._pool = ProcessPoolExecutor(
+                self.processes, mp_context=multiprocessing.get_context("fork")
+            )
+            futures = [self._pool.submit(_run_chunk, chunk) for chunk in chunks]
+            done = futures if self.ordered else as_completed(futures)
+            self._results = (future.result() for future in done)
         return self
 
     def __iter__(self) -> Iterator[Any]:
         if self._results is None:
             yield from (self.task(item) for item in self.items)
             return
-        for chunk in self._results:
-            yield from chunk
+        try:
+            for chunk in self._results:
+                yield from chunk
+        except BrokenProcessPool as exc:
+            raise WorkerError(
+                "a worker process died (killed, or out of memory); run again, or with --jobs 1",
+                rule="workers",
+            ) from exc
 
     def __exit__(self, *exc: object) -> None:
         global _task
         if self._pool is not None:
-            self._pool.terminate()
-            self._pool.join()
+            self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
             gc.unfreeze()
         _task = None
