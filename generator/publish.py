@@ -764,6 +764,10 @@ class Rendered:
     feed_html: str | None = None
 
 
+def _render(template: str, *common: dict, **context: object) -> str:
+    return page_environment().get_template(template).render(*common, **context)
+
+
 def render_guide_page(
     model: SiteModel, guide: SiteGuide, cache: BuildCache, *, preview: bool
 ) -> tuple[str, str, str, bool]:
@@ -781,31 +785,28 @@ def render_guide_page(
         }
         for view in model.project.originals(source)
     ]
-    page = (
-        page_environment()
-        .get_template("guide.html")
-        .render(
-            site=model.site,
-            description=source.summary,
-            root="../../",
-            banner=DRAFT_BANNER if guide.draft else None,
-            noindex=preview or guide.draft,
-            guide={
-                "id": guide.id,
-                "title": guide.doc.meta.title,
-                "company": guide.doc.meta.company,
-                "draft": guide.draft,
-                "updated": guide.updated.isoformat() if guide.updated else None,
-                "first_published": (
-                    guide.first_published.isoformat() if guide.first_published else None
-                ),
-                "preamble": Markup(preamble_html),
-                "sections": sections,
-                "originals": originals,
-                "topics": [t for t in model.tag_links(source.tags) if t["href"]],
-                "related": model.related_items(source),
-            },
-        )
+    page = _render(
+        "guide.html",
+        site=model.site,
+        description=source.summary,
+        root="../../",
+        banner=DRAFT_BANNER if guide.draft else None,
+        noindex=preview or guide.draft,
+        guide={
+            "id": guide.id,
+            "title": guide.doc.meta.title,
+            "company": guide.doc.meta.company,
+            "draft": guide.draft,
+            "updated": guide.updated.isoformat() if guide.updated else None,
+            "first_published": (
+                guide.first_published.isoformat() if guide.first_published else None
+            ),
+            "preamble": Markup(preamble_html),
+            "sections": sections,
+            "originals": originals,
+            "topics": [t for t in model.tag_links(source.tags) if t["href"]],
+            "related": model.related_items(source),
+        },
     )
     return page, body_html, key, fresh
 
@@ -919,21 +920,18 @@ def _index_page(model: SiteModel, number: int, common: dict, preview: bool) -> t
         }
         for g in chunk
     ]
-    page = (
-        page_environment()
-        .get_template("index.html")
-        .render(
-            common,
-            root=root,
-            banner=PREVIEW_BANNER if preview else None,
-            guides=items,
-            pager={
-                "number": number,
-                "count": count,
-                "prev": page_href(number - 1) if number > 1 else None,
-                "next": page_href(number + 1) if number < count else None,
-            },
-        )
+    page = _render(
+        "index.html",
+        common,
+        root=root,
+        banner=PREVIEW_BANNER if preview else None,
+        guides=items,
+        pager={
+            "number": number,
+            "count": count,
+            "prev": page_href(number - 1) if number > 1 else None,
+            "next": page_href(number + 1) if number < count else None,
+        },
     )
     return relative, page
 
@@ -948,22 +946,19 @@ TOPIC_FIELD_LABELS = {"stack": "Stack", "techniques": "Technique", "both": "Tech
 
 
 def _topic_page(model: SiteModel, topic: Topic, common: dict) -> tuple[str, str]:
-    page = (
-        page_environment()
-        .get_template("hub.html")
-        .render(
-            common,
-            root="../../",
-            banner=None,
-            description=topic.paragraph,
-            topic={
-                "title": topic.title,
-                "paragraph": topic.paragraph,
-                "card_note": _card_note(topic, model),
-                "field_label": TOPIC_FIELD_LABELS[topic.field],
-            },
-            cards=[model.card(source) for source in topic.sources],
-        )
+    page = _render(
+        "hub.html",
+        common,
+        root="../../",
+        banner=None,
+        description=topic.paragraph,
+        topic={
+            "title": topic.title,
+            "paragraph": topic.paragraph,
+            "card_note": _card_note(topic, model),
+            "field_label": TOPIC_FIELD_LABELS[topic.field],
+        },
+        cards=[model.card(source) for source in topic.sources],
     )
     return f"topics/{topic.slug}/index.html", page
 
@@ -978,18 +973,15 @@ def _topics_index(model: SiteModel, common: dict) -> tuple[str, str]:
         for t in sorted(model.topics, key=lambda t: (-t.count, t.name.casefold(), t.slug))
     ]
     threshold = model.project.settings.topics.min_sources
-    page = (
-        page_environment()
-        .get_template("listing.html")
-        .render(
-            common,
-            root="../",
-            banner=None,
-            heading="Topics",
-            intro=f"Every technique and stack tag that at least {threshold} write-ups in our "
-            "database mention, most common first.",
-            items=items,
-        )
+    page = _render(
+        "listing.html",
+        common,
+        root="../",
+        banner=None,
+        heading="Topics",
+        intro=f"Every technique and stack tag that at least {threshold} write-ups in our "
+        "database mention, most common first.",
+        items=items,
     )
     return "topics/index.html", page
 
@@ -1014,17 +1006,14 @@ def _company_page(model: SiteModel, slug: str, common: dict) -> tuple[str, str]:
         f"{span}. {with_guides} of them {'has' if with_guides == 1 else 'have'} a published "
         "guide."
     )
-    page = (
-        page_environment()
-        .get_template("company.html")
-        .render(
-            common,
-            root="../../",
-            banner=None,
-            description=sentence,
-            company={"name": name, "sentence": sentence},
-            cards=[model.card(source) for source in members],
-        )
+    page = _render(
+        "company.html",
+        common,
+        root="../../",
+        banner=None,
+        description=sentence,
+        company={"name": name, "sentence": sentence},
+        cards=[model.card(source) for source in members],
     )
     return f"companies/{slug}/index.html", page
 
@@ -1038,17 +1027,14 @@ def _companies_index(model: SiteModel, common: dict) -> tuple[str, str]:
         }
         for slug, (name, members) in model.companies.items()
     ]
-    page = (
-        page_environment()
-        .get_template("listing.html")
-        .render(
-            common,
-            root="../",
-            banner=None,
-            heading="Companies",
-            intro="Every company with a write-up in our database.",
-            items=sorted(items, key=lambda i: (i["name"].casefold(), i["href"])),
-        )
+    page = _render(
+        "listing.html",
+        common,
+        root="../",
+        banner=None,
+        heading="Companies",
+        intro="Every company with a write-up in our database.",
+        items=sorted(items, key=lambda i: (i["name"].casefold(), i["href"])),
     )
     return "companies/index.html", page
 
