@@ -545,37 +545,43 @@ class SiteWriter:
         else:
             self.root = out_dir
         self.base = self.root.resolve()
-        self.made: set[Path] = set()
 
     def put(self, relative: str, text: str | bytes) -> None:
-        """Write a page unless its content is already there; refuse a second page per path."""
-        if relative in self.pages:
-            raise PublishError(
-                f"two pages want {relative!r}; refusing to overwrite", path=relative, rule="slug"
-            )
+        """Write a page unless its content is already there, and account for it."""
+        self.record(relative, *self.write(relative, text))
+
+    def write(self, relative: str, text: str | bytes) -> tuple[str, int, bool]:
+        """Write a page unless unchanged; return its digest, size and whether it was written.
+
+        Worker processes call this too; each writes its own pages.
+        """
         data = text.encode("utf-8") if isinstance(text, str) else text
         target = confined(self.root, relative, base=self.base)
         digest = hashlib.sha256(data).hexdigest()
-        self.pages[relative] = [digest, len(data)]
-        self.written += 1
         if self.fresh:
-            if target.parent not in self.made:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                self.made.add(target.parent)
+            target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
-            return
+            return digest, len(data), True
         known = self.previous.get(relative)
         if known == [digest, len(data)]:
             try:
                 if target.stat().st_size == len(data):
-                    self.written -= 1
-                    return
+                    return digest, len(data), False
             except FileNotFoundError:
                 pass
         elif known is None and target.is_file() and target.read_bytes() == data:
-            self.written -= 1
-            return
+            return digest, len(data), False
         _write_page(target, data)
+        return digest, len(data), True
+
+    def record(self, relative: str, digest: str, size: int, written: bool) -> None:
+        """Account for a page written here or by a worker; refuse a second page per path."""
+        if relative in self.pages:
+            raise PublishError(
+                f"two pages want {relative!r}; refusing to overwrite", path=relative, rule="slug"
+            )
+        self.pages[relative] = [digest, size]
+        self.written += written
 
     def finish(self) -> None:
         """Move a newly built site into place."""
@@ -754,10 +760,12 @@ def publish(
 
 @dataclass(frozen=True)
 class Rendered:
-    """A rendered page, with what the build keeps of a guide's body."""
+    """A page a task rendered and wrote, with what the build keeps of a guide's body."""
 
     relative: str
-    html: str
+    digest: str
+    size: int
+    written: bool
     guide_id: str | None = None
     body_key: str | None = None
     new_body: str | None = None
@@ -814,10 +822,7 @@ def render_guide_page(
 def render_site(
     model: SiteModel, writer: SiteWriter, cache: BuildCache, *, preview: bool, processes: int = 1
 ) -> None:
-    """Render every page and write it; rendering runs in worker processes when asked.
-
-    Only this process writes, so workers never contend for the output folder.
-    """
+    """Render and write every page; in worker processes when asked."""
     site = model.site
     common = {"site": site, "noindex": preview, "description": None}
     in_feed = {g.id for g in feed_guides(model.guides)}
@@ -825,17 +830,20 @@ def render_site(
 
     def render(item: SiteGuide | tuple[str, ...]) -> Rendered:
         if isinstance(item, tuple):
-            return Rendered(*render_listing(model, item, common, preview))
+            relative, page = render_listing(model, item, common, preview)
+            return Rendered(relative, *writer.write(relative, page))
         page, body_html, key, fresh = render_guide_page(model, item, cache, preview=preview)
+        written = writer.write(item.href, page)
         feed_html = body_html if item.id in in_feed else None
-        return Rendered(item.href, page, item.id, key, body_html if fresh else None, feed_html)
+        new_body = body_html if fresh else None
+        return Rendered(item.href, *written, item.id, key, new_body, feed_html)
 
     feed_html: dict[str, str] = {}
     # Listing pages go first: hubs and company pages are the longest tasks.
     tasks = [*listing_pages(model), *ordered]
     with WorkerMap(render, tasks, processes, ordered=False) as results:
         for result in results:
-            writer.put(result.relative, result.html)
+            writer.record(result.relative, result.digest, result.size, result.written)
             if result.body_key is not None:
                 cache.record("bodies", result.body_key, result.new_body)
             if result.guide_id is not None and result.feed_html is not None:
