@@ -828,21 +828,23 @@ def render_site(
     in_feed = {g.id for g in feed_guides(model.guides)}
     ordered = sorted(model.guides, key=lambda g: g.id)
 
-    def render(item: SiteGuide | tuple[str, ...]) -> Rendered:
-        if isinstance(item, tuple):
-            relative, page = render_listing(model, item, common, preview)
-            return Rendered(relative, *writer.write(relative, page))
+    def render(item: SiteGuide | None) -> list[Rendered]:
+        if item is None:  # every listing page, in one task: one process renders each card once
+            done = []
+            for task in listing_pages(model):
+                relative, page = render_listing(model, task, common, preview)
+                done.append(Rendered(relative, *writer.write(relative, page)))
+            return done
         page, body_html, key, fresh = render_guide_page(model, item, cache, preview=preview)
         written = writer.write(item.href, page)
         feed_html = body_html if item.id in in_feed else None
         new_body = body_html if fresh else None
-        return Rendered(item.href, *written, item.id, key, new_body, feed_html)
+        return [Rendered(item.href, *written, item.id, key, new_body, feed_html)]
 
     feed_html: dict[str, str] = {}
-    # Listing pages go first: hubs and company pages are the longest tasks.
-    tasks = [*listing_pages(model), *ordered]
-    with WorkerMap(render, tasks, processes, ordered=False) as results:
-        for result in results:
+    # The listing pages go first: together they are the longest task.
+    with WorkerMap(render, [None, *ordered], processes, ordered=False) as results:
+        for result in (rendered for batch in results for rendered in batch):
             writer.record(result.relative, result.digest, result.size, result.written)
             if result.body_key is not None:
                 cache.record("bodies", result.body_key, result.new_body)
