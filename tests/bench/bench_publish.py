@@ -161,8 +161,7 @@ def make_workspace(root: Path, count: int) -> None:
         # The real approval: it runs the checks and records the live revision.
         review.approve(project, source.key, by="bench")
     # The first publication records itself in the review state; later builds only read it.
-    publish(project, root / "first-site", preview=False)
-    shutil.rmtree(root / "first-site")
+    publish(project, root.parent / "first-site", preview=False)
 
 
 def peak_mb() -> float:
@@ -309,8 +308,8 @@ def memory(run: dict) -> str:
 
 
 def cold_publish(root: Path, site: Path) -> dict:
-    """Publish into an empty folder with no build cache."""
-    shutil.rmtree(site, ignore_errors=True)
+    """Publish into a new folder with no build cache."""
+    assert not site.exists(), site
     shutil.rmtree(root / ".prepguide" / "publish", ignore_errors=True)
     settle()
     return phase("publish", str(root), str(site))
@@ -319,8 +318,9 @@ def cold_publish(root: Path, site: Path) -> dict:
 def settle(limit: float = 60.0) -> None:
     """Flush the disk and wait until no process stalls on I/O, so that each phase starts alike.
 
-    Deleting thousands of files leaves the file system busy for many seconds here (it trims
-    freed blocks); whichever phase came next would pay for it.
+    Phases write into new folders and nothing is deleted until the end: ext4 passes over the
+    inodes of files deleted in the last seconds when it makes new ones, which made any phase
+    that followed a large deletion several times slower in its file creation.
     """
     os.sync()
     pressure = Path("/proc/pressure/io")
@@ -370,7 +370,9 @@ def main() -> None:
         print(f"setup: {args.guides} approved guides written in {time.perf_counter() - start:.1f}s")
     words = len((root / "guides" / "guide-00000.md").read_text().split("\n---\n", 1)[1].split())
     print(f"guide body: ~{words} words")
-    site = base / "site"
+    run = 1 + sum(1 for _ in base.glob("run-*"))
+    out = base / f"run-{run}"  # every phase writes into a new folder below this one
+    site = out / "site"
     cold = cold_publish(root, site)
     rate = cold["pages"] / cold["elapsed"]
     print(
@@ -378,19 +380,16 @@ def main() -> None:
         f"pages ({cold['written']} written, {cold['left_out']} left out) in "
         f"{cold['elapsed']:.2f}s = {rate:.0f} pages/s; {memory(cold)}"
     )
-    floor_dir = base / "floor"
-    shutil.rmtree(floor_dir, ignore_errors=True)
     settle()
-    floor = phase("floor", str(root), str(floor_dir), str(cold["pages"]))
+    floor = phase("floor", str(root), str(out / "floor"), str(cold["pages"]))
     floor_rate = floor["pages"] / floor["elapsed"]
     print(
         f"guide-template floor (markdown-it + Jinja2 guide template + writes of {floor['pages']} "
         f"guide-like pages, one process): {floor['elapsed']:.2f}s = {floor_rate:.0f} pages/s, "
         f"peak memory {floor['peak_mb']:.0f} MB"
     )
-    shutil.rmtree(floor_dir, ignore_errors=True)
     settle()
-    same = phase("site-floor", str(root), str(floor_dir))
+    same = phase("site-floor", str(root), str(out / "same-floor"))
     print(
         f"same-pages floor (markdown-it + Jinja2 + writes of the site's own {same['pages']} "
         f"pages: guide pages, hubs, company and index pages; one process): "
@@ -406,11 +405,10 @@ def main() -> None:
         f"no-change rebuild: {again['pages']} pages, {again['written']} written in "
         f"{again['elapsed']:.2f}s (cache reused: {again['reused']}), {memory(again)}"
     )
-    shutil.rmtree(site)
     settle()
-    rerender = phase("publish", str(root), str(site))
+    rerender = phase("publish", str(root), str(out / "site-again"))
     print(
-        f"site folder deleted, build cache kept (body HTML by content hash): "
+        f"into a new folder, build cache kept (body HTML by content hash): "
         f"{rerender['pages']} pages in {rerender['elapsed']:.2f}s "
         f"= {rerender['pages'] / rerender['elapsed']:.0f} pages/s, "
         f"ratio to the same-pages floor {rerender['elapsed'] / same['elapsed']:.2f}, "
@@ -429,7 +427,7 @@ def main() -> None:
     assert changed != settings, "prepguide.toml has no freshness_days line"
     config.write_text(changed, encoding="utf-8")
     try:
-        recheck = cold_publish(root, site)
+        recheck = cold_publish(root, out / "site-rechecked")
     finally:
         config.write_text(settings, encoding="utf-8")
     print(
