@@ -124,17 +124,6 @@ def atomic_write_text(path: Path, text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
 
 
-def write_if_changed(path: Path, data: bytes) -> bool:
-    """Write data atomically unless the file already holds exactly it; return True if written."""
-    try:
-        if path.stat().st_size == len(data) and path.read_bytes() == data:
-            return False
-    except FileNotFoundError:
-        pass
-    atomic_write_bytes(path, data)
-    return True
-
-
 def sha256_text(text: str) -> str:
     """Return the hex SHA-256 of UTF-8 text."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
