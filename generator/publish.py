@@ -739,7 +739,8 @@ def publish(
     report.guides = sorted(g.id for g in guides if not g.draft)
     report.drafts = sorted(g.id for g in guides if g.draft)
 
-    report.removed = _prune(out_dir, writer.pages, manifest.get("pages", {}))
+    if not writer.fresh:  # a new folder holds nothing from an earlier build
+        report.removed = _prune(out_dir, writer.pages, manifest.get("pages", {}))
     report.pages = sorted(writer.pages)
     report.written = writer.written
     unmarked = sorted(g.id for g in guides if not g.draft and not g.marked_published)
