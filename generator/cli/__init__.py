@@ -1,0 +1,35 @@
+"""The command line: parse arguments, call the library, print results.
+
+One module per command group; importing them registers their commands on `cli`.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from generator.cli import check, generate, review, site, sources, verify  # noqa: F401
+from generator.cli.common import fail
+from generator.cli.root import cli
+from generator.errors import ConfigError, PrepguideError
+
+__all__ = ["cli", "main"]
+
+
+def main() -> None:
+    """Run the CLI, turning library errors into messages and exit codes."""
+    try:
+        cli.main(prog_name="prepguide", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(1)
+    except ConfigError as exc:
+        fail(str(exc), 2)
+    except PrepguideError as exc:
+        fail(str(exc), 1)

@@ -1,0 +1,38 @@
+"""The `check` command: findings for guides."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from generator.cli.common import Context, pass_ctx
+from generator.cli.root import cli
+from generator.gate import blocked, check_guides
+
+
+@cli.command()
+@click.argument("ids", nargs=-1)
+@click.option("--json", "as_json", is_flag=True, help="Print findings as JSON.")
+@pass_ctx
+def check(ctx: Context, ids, as_json: bool) -> None:
+    """Check guides against their records; exit 1 on any error finding."""
+    results = check_guides(ctx.project, ids)
+    failed = bool(blocked(results))
+    if as_json:
+        click.echo(json.dumps({"guides": [result.as_json() for result in results]}, indent=2))
+    else:
+        for result in results:
+            click.echo(
+                f"{result.id}: {result.status}, {result.errors} errors, {result.warnings} warnings"
+            )
+            for f in result.findings:
+                click.echo(f"  {f.severity:7} {f.rule} [{f.section}]: {f.message}")
+        click.echo(
+            f"checked {len(results)} guides: {sum(r.errors for r in results)} errors, "
+            f"{sum(r.warnings for r in results)} warnings"
+            + ("; approval and publishing are refused until the errors are fixed" if failed else "")
+        )
+    if failed:
+        sys.exit(1)

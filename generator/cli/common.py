@@ -1,0 +1,79 @@
+"""What every command group shares: the context, error exits and common options."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from generator.project import Project
+
+
+def fail(message: str, code: int = 1) -> None:
+    """Print an error to stderr and exit with a code."""
+    click.echo(f"error: {message}", err=True)
+    sys.exit(code)
+
+
+class Context:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._project: Project | None = None
+
+    @property
+    def project(self) -> Project:
+        if self._project is None:
+            self._project = Project(self.root)
+        return self._project
+
+
+pass_ctx = click.make_pass_decorator(Context)
+
+
+def report_source_problems(project: Project) -> int:
+    """Print one line per invalid record; return how many there were."""
+    for problem in project.sources.problems:
+        click.echo(f"invalid source: {problem}", err=True)
+    return len(project.sources.problems)
+
+
+def incomplete_notes(project: Project) -> list[str]:
+    """Say plainly which valid records cannot be published until an editor completes them."""
+    notes = []
+    for source in project.sources.sources:
+        missing = source.missing_for_publication()
+        if missing:
+            notes.append(
+                f"{source.path}: can be drafted but not published until an editor adds "
+                f"{', '.join(missing)}"
+            )
+    return notes
+
+
+def with_options(options):
+    """Apply a list of click options to a command, in order."""
+
+    def decorate(func):
+        for option in reversed(options):
+            func = option(func)
+        return func
+
+    return decorate
+
+
+generate_options = [
+    click.option("--backend", type=click.Choice(["auto", "offline", "openai"]), default="auto"),
+    click.option("--model", envvar="PREPGUIDE_MODEL", default=None, help="LLM model name."),
+    click.option("--concurrency", type=click.IntRange(min=1), default=None),
+    click.option("--force", is_flag=True, help="Regenerate even unchanged guides."),
+    click.option("--dry-run", is_flag=True, help="Plan and estimate tokens; send nothing."),
+    click.option("--no-cache", is_flag=True, help="Ask the model even if an answer is cached."),
+]
+
+jobs_option = click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Processes that render guide pages (default: one per CPU for large sites).",
+)

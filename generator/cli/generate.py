@@ -1,0 +1,150 @@
+"""The `generate` and `logs` commands: drafting and the LLM call log."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from dataclasses import asdict
+
+import click
+
+from generator.backends import make_drafter, resolve_backend
+from generator.calllog import read_calls
+from generator.cli.common import (
+    Context,
+    generate_options,
+    pass_ctx,
+    report_source_problems,
+    with_options,
+)
+from generator.cli.root import cli
+from generator.generate import GenerateReport, plan_generation, run_generation
+from generator.project import Project
+
+
+def run_generate(
+    project: Project,
+    ids: tuple[str, ...],
+    backend: str,
+    model: str | None,
+    concurrency: int | None,
+    force: bool,
+    dry_run: bool,
+    no_cache: bool = False,
+) -> bool:
+    """Generate guides and print the outcome; return True when all went well."""
+    ok = report_source_problems(project) == 0
+    known = set(project.sources.by_id())
+    for missing in sorted(set(ids) - known):
+        click.echo(f"error: no valid source record with id {missing!r}", err=True)
+        ok = False
+    chosen = resolve_backend(backend)
+    drafter = make_drafter(project, chosen, model, cache=not (no_cache or dry_run))
+    plan = plan_generation(project, drafter, list(ids) or None, force)
+    todo = [item for item in plan if item.action == "generate"]
+    click.echo(
+        f"backend: {drafter.backend}" + (f" (model {drafter.model})" if drafter.model else "")
+    )
+    if dry_run:
+        tokens = sum(drafter.estimate_prompt_tokens(item.source) for item in todo)
+        click.echo(
+            f"dry run: {len(todo)} to generate, {len(plan) - len(todo)} to skip, "
+            f"~{tokens} prompt tokens estimated; nothing sent"
+        )
+        for item in plan:
+            click.echo(f"  {item.action:8} {item.source.key} ({item.reason})")
+        close = getattr(drafter, "aclose", None)
+        if close is not None:
+            asyncio.run(close())
+        return ok
+    progress = _Progress(len(todo)) if sys.stderr.isatty() else None
+    report: GenerateReport = asyncio.run(
+        run_generation(
+            project,
+            drafter,
+            plan,
+            concurrency=concurrency or project.settings.llm.concurrency,
+            on_progress=progress,
+        )
+    )
+    if progress is not None:
+        progress.finish(report)
+    click.echo(
+        f"generated {len(report.generated)}, skipped {len(report.skipped)} unchanged, "
+        f"failed {len(report.failed)} in {report.elapsed:.1f}s"
+        + (
+            f"; tokens: {report.prompt_tokens} prompt, {report.completion_tokens} completion"
+            if report.prompt_tokens or report.completion_tokens
+            else ""
+        )
+    )
+    if report.aborted:
+        click.echo(f"error: run stopped: {report.aborted}", err=True)
+        ok = False
+    if report.failed:
+        width = max(len("guide"), *(len(guide_id) for guide_id in report.failed))
+        click.echo(f"{len(report.failed)} failed:", err=True)
+        click.echo(f"  {'guide':{width}}  reason", err=True)
+        for guide_id, reason in sorted(report.failed.items()):
+            click.echo(f"  {guide_id:{width}}  {reason}", err=True)
+        ok = False
+    return ok
+
+
+class _Progress:
+    """One self-updating status line on a terminal: done, failed, tokens, elapsed."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.shown = 0.0
+
+    def line(self, report: GenerateReport) -> str:
+        done = len(report.generated)
+        tokens = report.prompt_tokens + report.completion_tokens
+        return (
+            f"\r{done}/{self.total} done, {len(report.failed)} failed, "
+            f"{tokens} tokens, {report.elapsed:.1f}s elapsed"
+        )
+
+    def __call__(self, report: GenerateReport) -> None:
+        if report.elapsed - self.shown >= 0.1:
+            self.shown = report.elapsed
+            click.echo(self.line(report), nl=False, err=True)
+
+    def finish(self, report: GenerateReport) -> None:
+        if self.total:
+            click.echo(self.line(report), err=True)
+
+
+@cli.command()
+@click.argument("ids", nargs=-1)
+@with_options(generate_options)
+@pass_ctx
+def generate(ctx: Context, ids, backend, model, concurrency, force, dry_run, no_cache) -> None:
+    """Draft guides for new or changed sources."""
+    project = ctx.project
+    if not run_generate(project, ids, backend, model, concurrency, force, dry_run, no_cache):
+        sys.exit(1)
+
+
+@cli.command()
+@click.option("-n", "--count", type=click.IntRange(min=1), default=20, show_default=True)
+@click.option("--guide", "guide_id", default=None, help="Only calls for this guide id.")
+@click.option("--json", "as_json", is_flag=True, help="Print the calls as JSON.")
+@pass_ctx
+def logs(ctx: Context, count: int, guide_id: str | None, as_json: bool) -> None:
+    """Show the latest LLM calls: time, model, prompt, guide, tokens, latency, outcome."""
+    calls = read_calls(ctx.project.workspace.state_dir, count, guide_id)
+    if as_json:
+        click.echo(json.dumps({"calls": [asdict(call) for call in calls]}, indent=2))
+        return
+    for call in calls:
+        source = "cache" if call.cached else f"{call.latency_ms}ms"
+        click.echo(
+            f"{call.time}  {call.model}  prompt {call.prompt_hash[:12]}  {call.guide_id} "
+            f"#{call.attempt}  {call.prompt_tokens}+{call.completion_tokens} tokens  {source}  "
+            f"{call.retries} retries  {call.outcome}"
+        )
+    if not calls:
+        click.echo("no LLM calls logged yet")

@@ -1,0 +1,195 @@
+"""The `review` commands: queue, evidence, diffs, transitions, audit log, web page."""
+
+from __future__ import annotations
+
+import json
+import sys
+from functools import partial
+
+import click
+
+from generator import review as review_mod
+from generator.cli.common import Context, fail, pass_ctx
+from generator.cli.root import cli
+from generator.errors import PrepguideError
+
+
+@cli.group()
+def review() -> None:
+    """Review guides: list, diff, approve, reject, withdraw, audit log, web page."""
+
+
+def _flag_text(row) -> str:
+    return ", ".join(row.flags.labels()) or "-"
+
+
+@review.command("list")
+@click.option("--status", type=click.Choice(review_mod.STATUSES), default=None)
+@click.option("--json", "as_json", is_flag=True, help="Print rows as JSON.")
+@pass_ctx
+def review_list(ctx: Context, status: str | None, as_json: bool) -> None:
+    """List guides with status, flags and finding counts."""
+    rows = review_mod.queue(ctx.project, status)
+    if as_json:
+        click.echo(json.dumps({"guides": [row.as_json() for row in rows]}, indent=2))
+        return
+    click.echo(f"{'ID':40} {'STATUS':10} {'ERR':>3} {'WARN':>4}  FLAGS")
+    for row in rows:
+        live = ""
+        if row.live and row.status not in ("approved", "published"):
+            live = f"  [live: {'published' if row.live.published_at else 'approved'} version]"
+        click.echo(
+            f"{row.id:40} {row.status:10} {row.errors:>3} {row.warnings:>4}  {_flag_text(row)}"
+            f"{live}" + (f"  ({row.problem})" if row.problem else "")
+        )
+
+
+@review.command("show")
+@click.argument("guide_id")
+@pass_ctx
+def review_show(ctx: Context, guide_id: str) -> None:
+    """Show one guide's status, provenance, findings, evidence and text."""
+    row = review_mod.inspect(ctx.project, guide_id)
+    if row.doc is None:
+        fail(row.problem or f"no guide {guide_id!r}")
+    made = row.doc.meta.provenance
+    click.echo(f"{row.id}: {row.status}" + (f" ({_flag_text(row)})" if row.flags.labels() else ""))
+    click.echo(f"  content   {row.doc.content_hash}")
+    click.echo(
+        f"  made by   {made.backend}"
+        + (f" {made.model}" if made.model else "")
+        + f" at {made.generated_at}; prompt {made.prompt_hash[:12]}; source {made.source_hash[:12]}"
+    )
+    if row.state and row.state.by:
+        click.echo(
+            f"  {row.status} by {row.state.by} at {row.state.at}"
+            + (f": {row.state.note}" if row.state.note else "")
+        )
+    if row.live:
+        where = "published" if row.live.published_at else "approved, not yet published"
+        click.echo(
+            f"  live      {row.live.content_hash[:12]} ({where}; approved by "
+            f"{row.live.approved_by} at {row.live.approved_at})"
+        )
+    click.echo(f"  revisions {len(ctx.project.guides.revisions(guide_id))}")
+    click.echo(f"findings: {row.errors} errors, {row.warnings} warnings")
+    for f in row.findings:
+        click.echo(f"  {f.severity:7} {f.rule:24} [{f.section}] {f.message}")
+    if row.source:
+        claims = review_mod.locate_claims(
+            review_mod.reports_text(row.doc), review_mod.source_fields(row.source)
+        )
+        click.echo(f"figures and quotes in 'What {row.doc.meta.company} reports': {len(claims)}")
+        for claim in claims:
+            where = ", ".join(sorted({span.field for span in claim.spans})) or "NOT FOUND"
+            click.echo(f"  {claim.kind:6} {claim.text!r}: {where}")
+    click.echo("")
+    click.echo(row.doc.body)
+
+
+@review.command("diff")
+@click.argument("guide_id")
+@click.option("--published", is_flag=True, help="Diff against the live (approved) version.")
+@pass_ctx
+def review_diff(ctx: Context, guide_id: str, published: bool) -> None:
+    """Diff a guide against its previous revision, or the live version."""
+    if published:
+        diff = review_mod.diff_published(ctx.project, guide_id)
+        missing = "no approved or published version to compare with"
+    else:
+        diff = review_mod.diff_previous(ctx.project, guide_id)
+        missing = "no previous revision: this is the first version"
+    if diff is None:
+        click.echo(f"{guide_id}: {missing}")
+    elif diff.empty:
+        click.echo(f"{guide_id}: no differences ({diff.old_label} = {diff.new_label})")
+    else:
+        click.echo(diff.text())
+
+
+def _apply(action, guide_ids, **kwargs) -> None:
+    refused = 0
+    for guide_id in guide_ids:
+        try:
+            outcome = action(guide_id=guide_id, **kwargs)
+        except PrepguideError as exc:
+            click.echo(f"refused: {exc}", err=True)
+            refused += 1
+        else:
+            click.echo(
+                f"{outcome.guide_id}: {outcome.from_state} -> {outcome.to_state} "
+                f"({outcome.content_hash[:12]})"
+            )
+    if refused:
+        sys.exit(1)
+
+
+@review.command("approve")
+@click.argument("guide_ids", nargs=-1, required=True)
+@click.option("--by", required=True, metavar="NAME", help="The reviewer.")
+@click.option("--note", default=None)
+@pass_ctx
+def review_approve(ctx: Context, guide_ids, by: str, note: str | None) -> None:
+    """Approve the exact current text of guides with no error findings."""
+    _apply(partial(review_mod.approve, ctx.project), guide_ids, by=by, note=note)
+
+
+@review.command("reject")
+@click.argument("guide_id")
+@click.option("--by", required=True, metavar="NAME", help="The reviewer.")
+@click.option("--note", required=True, help="Why: what must change.")
+@pass_ctx
+def review_reject(ctx: Context, guide_id: str, by: str, note: str) -> None:
+    """Reject a draft with a note."""
+    _apply(partial(review_mod.reject, ctx.project), [guide_id], by=by, note=note)
+
+
+@review.command("withdraw")
+@click.argument("guide_id")
+@click.option("--by", required=True, metavar="NAME", help="The reviewer.")
+@click.option(
+    "--reason", required=True, type=click.Choice(review_mod.WITHDRAW_REASONS, case_sensitive=False)
+)
+@pass_ctx
+def review_withdraw(ctx: Context, guide_id: str, by: str, reason: str) -> None:
+    """Take a guide off the next publish."""
+    _apply(partial(review_mod.withdraw, ctx.project), [guide_id], by=by, reason=reason)
+
+
+@review.command("log")
+@click.argument("guide_id", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print entries as JSON Lines.")
+@pass_ctx
+def review_log(ctx: Context, guide_id: str | None, as_json: bool) -> None:
+    """Print the audit trail, oldest first."""
+    for entry in review_mod.log(ctx.project, guide_id):
+        if as_json:
+            click.echo(entry.model_dump_json())
+            continue
+        made = f"{entry.backend or '-'}/{entry.model or '-'}"
+        click.echo(
+            f"{entry.time} {entry.guide} {entry.action} by {entry.actor}: "
+            f"{entry.from_state or '-'} -> {entry.to_state} "
+            f"[{(entry.content_hash or '-')[:12]}] {made} prompt {(entry.prompt_hash or '-')[:12]} "
+            f"source {(entry.source_hash or '-')[:12]}" + (f" - {entry.note}" if entry.note else "")
+        )
+
+
+@review.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True)
+@pass_ctx
+def review_serve(ctx: Context, host: str, port: int) -> None:
+    """Serve the review page (local only by default)."""
+    try:
+        from generator import webapp
+    except ImportError as exc:
+        fail(f"the review page needs Flask: pip install 'prepguide[review]' ({exc})", 2)
+    server = webapp.make_server(ctx.project.workspace.root, host, port)
+    click.echo(f"review page on http://{host}:{server.server_port}/ (Ctrl-C to stop)")
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        click.echo("warning: listening beyond this machine; anyone who can reach it can review")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        click.echo("stopped")

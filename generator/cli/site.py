@@ -1,0 +1,109 @@
+"""The site commands: `topics`, `publish` and `build`, the main job."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from generator.cli.common import (
+    Context,
+    generate_options,
+    incomplete_notes,
+    jobs_option,
+    pass_ctx,
+    report_source_problems,
+    with_options,
+)
+from generator.cli.generate import run_generate
+from generator.cli.root import cli
+from generator.gate import blocked, check_guides
+from generator.project import Project
+
+
+def _publish(project: Project, out: Path | None, preview: bool, jobs: int | None = None) -> None:
+    from generator.publish import publish as publish_site
+
+    out_dir = out or project.workspace.site_dir
+    report = publish_site(project, out_dir, preview=preview, jobs=jobs)
+    drafts = f", {len(report.drafts)} drafts" if preview else ""
+    click.echo(
+        f"published {len(report.guides)} guides{drafts} in {len(report.pages)} pages "
+        f"({report.written} changed, {len(report.removed)} removed"
+        + (", nothing changed since the last build" if report.reused else "")
+        + f") to {out_dir}"
+        + (" [preview: drafts bannered, noindex]" if preview else "")
+    )
+    for guide_id, reason in sorted(report.left_out.items()):
+        click.echo(f"  left out {guide_id}: {reason}")
+    for relative in report.removed:
+        click.echo(f"  removed {relative}")
+    for problem in report.problems:
+        click.echo(f"warning: {problem}", err=True)
+    click.echo(f"open {(out_dir / 'index.html').resolve().as_uri()}")
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+@pass_ctx
+def topics(ctx: Context, as_json: bool) -> None:
+    """Print the topic hub statistics computed over the whole source database."""
+    from generator.topics import compute_topics
+
+    project = ctx.project
+    report_source_problems(project)
+    hubs = compute_topics(project.sources.sources, project.settings.topics.min_sources)
+    if as_json:
+        payload = {
+            "total": len(project.sources.sources),
+            "min_sources": project.settings.topics.min_sources,
+            "topics": [topic.as_json() for topic in hubs],
+        }
+        click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+        return
+    for topic in hubs:
+        click.echo(f"{topic.name} (topics/{topic.slug}/)")
+        click.echo(f"  {topic.paragraph}")
+    click.echo(
+        f"{len(hubs)} topics with at least {project.settings.topics.min_sources} write-ups "
+        f"across {len(project.sources.sources)} write-ups"
+    )
+
+
+@cli.command()
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None)
+@click.option("--preview", is_flag=True, help="Include drafts, bannered and noindexed.")
+@jobs_option
+@pass_ctx
+def publish(ctx: Context, out: Path | None, preview: bool, jobs: int | None) -> None:
+    """Build the static site from approved guides."""
+    _publish(ctx.project, out, preview, jobs)
+
+
+@cli.command()
+@click.option("--preview", is_flag=True, help="Include drafts, bannered and noindexed.")
+@with_options([*generate_options[:3], generate_options[5]])
+@jobs_option
+@pass_ctx
+def build(ctx: Context, preview: bool, backend, model, concurrency, no_cache, jobs) -> None:
+    """Generate, check and publish: the main job."""
+    project = ctx.project
+    ok = run_generate(project, (), backend, model, concurrency, False, False, no_cache)
+    for note in incomplete_notes(project):
+        click.echo(f"note: {note}")
+    results = check_guides(project, [source.key for source in project.sources.sources])
+    held = blocked(results)
+    click.echo(
+        f"checks: {len(results) - len(held)} of {len(results)} guides clean"
+        + (
+            f"; {len(held)} have error findings and cannot be approved until fixed "
+            f"({', '.join(r.id for r in held)}); run `prepguide check` for details"
+            if held
+            else ""
+        )
+    )
+    _publish(project, None, preview, jobs)
+    if not ok:
+        sys.exit(1)

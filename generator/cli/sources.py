@@ -1,0 +1,60 @@
+"""The `sources` commands: check and import records."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from generator.cli.common import Context, incomplete_notes, pass_ctx, report_source_problems
+from generator.cli.root import cli
+
+
+@cli.group()
+def sources() -> None:
+    """Validate and import source records."""
+
+
+@sources.command("check")
+@pass_ctx
+def sources_check(ctx: Context) -> None:
+    """Validate every record in sources/; exit 1 on any problem."""
+    project = ctx.project
+    problems = report_source_problems(project)
+    notes = incomplete_notes(project)
+    for note in notes:
+        click.echo(f"note: {note}")
+    invalid = len({problem.path for problem in project.sources.problems})
+    click.echo(
+        f"{len(project.sources.sources)} valid, {invalid} invalid ({problems} problems)"
+        + (f", {len(notes)} not yet publishable" if notes else "")
+    )
+    if problems:
+        sys.exit(1)
+
+
+@sources.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@pass_ctx
+def sources_import(ctx: Context, file: Path) -> None:
+    """Import a JSON array, JSONL or CSV file into sources/<id>.yaml."""
+    from generator.importer import import_records, read_import_file
+
+    project = ctx.project
+    rows = read_import_file(file)
+    report = import_records(rows, project.workspace.sources_dir, project.sources, project.today)
+    for path in report.written:
+        click.echo(f"wrote {path}")
+    for path in report.unchanged:
+        click.echo(f"unchanged {path}")
+    for line in report.duplicates:
+        click.echo(f"skipped duplicate: {line}")
+    for problem in report.problems:
+        click.echo(f"not imported: {problem}", err=True)
+    click.echo(
+        f"{len(report.written)} written, {len(report.duplicates)} duplicate, "
+        f"{len(report.problems)} refused"
+    )
+    if report.problems:
+        sys.exit(1)
