@@ -158,7 +158,7 @@ def main() -> None:
         for case in wrong:
             if not hit[case.id]:
                 show_diff(case, new[case.id])
-    if args.show:
+    if args.show is not None:
         print(f"\ncases matching {args.show!r}")
         for case in corpus.cases:
             if args.show in case.id:

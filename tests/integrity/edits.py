@@ -71,51 +71,28 @@ def long_record_sentences(guide: GuideInput, minimum: int = 8) -> list[str]:
     return [s for s in record_sentences(guide.record) if len(s.split()) >= minimum]
 
 
-EDGE_WORDS = {
-    "a",
-    "an",
-    "the",
-    "of",
-    "to",
-    "by",
-    "with",
-    "and",
-    "or",
-    "for",
-    "in",
-    "on",
-    "at",
-    "from",
-    "its",
-    "that",
-    "so",
-    "as",
-    "into",
-    "while",
-    "than",
-    "instead",
-    "is",
-    "are",
-}
+EDGE_WORDS = set(
+    "a an the of to by with and or for in on at from its that so as into while than instead is "
+    "are only no not then".split()
+)
 
 
-def fragment(sentence: str, rng: random.Random, size: tuple[int, int] = (5, 8)) -> str | None:
-    """Return a run of words from a sentence, verbatim, not ending on a function word."""
-    words = strip_end(sentence).split()
-    if len(words) < size[0]:
-        return None
-    spans = [
-        (start, end)
-        for start in range(len(words))
-        for end in range(start + size[0], min(start + size[1], len(words)) + 1)
-        if words[end - 1].lower().strip(",;:") not in EDGE_WORDS
-        and words[start].lower() not in EDGE_WORDS
-        and not re.search(r"[,;:()]", words[end - 1] + words[start][:1])
-    ]
-    if not spans:
-        return None
-    start, end = rng.choice(spans)
-    return " ".join(words[start:end])
+def fragment(sentence: str, rng: random.Random, size: tuple[int, int] = (5, 10)) -> str | None:
+    """Return a clause of a sentence, or its start, verbatim, not ending on a function word."""
+    spans = []
+    for clause in re.split(r"[,;:]\s+|\s+\(|\)\s*", strip_end(sentence)):
+        words = clause.split()
+        while words and words[0].lower() in EDGE_WORDS:
+            words = words[1:]
+        for end in range(min(len(words), size[1]), size[0] - 1, -1):
+            if words[end - 1].lower() not in EDGE_WORDS:
+                spans.append(" ".join(words[:end]))
+                break
+    return rng.choice(spans) if spans else None
+
+
+def possessive(name: str) -> str:
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 def fragments_in_order(sentence: str, count: int, rng: random.Random) -> list[str] | None:

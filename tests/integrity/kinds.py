@@ -44,7 +44,7 @@ AI_ENDING = Kind("ai_ending", "wrong", ("hidden.", "leftovers."), "a conversatio
 QUOTE_OUT = Kind(
     "quote_outside_reports",
     "wrong",
-    ("quotes.", "attribution."),
+    ("quotes.",),
     "a quote in the company's mouth outside reports",
 )
 ELLIPSIS = Kind("ellipsis_stitch", "wrong", ("quotes.",), "an ellipsis stitching fragments")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .edits import add_step, append_sentence, fragment, long_record_sentences
+from .edits import add_step, append_sentence, fragment, long_record_sentences, possessive
 from .kinds import HEADING, INSTRUCTION, MENTION, OWN, QUOTE_OURS, REORDER, REWORD, STEPS, TYPO
 from .model import Registry
 from .text import figures, join_steps, sentences, steps_of, strip_end
@@ -158,7 +158,7 @@ def _only_claim_measured(text, guide, rng):
 @R.add(OWN, "company_contrast", "interpretation", held_out=True)
 def _company_contrast(text, guide, rng):
     return append_sentence(
-        text, f"You will not have {guide.company}'s resources, so keep the scope small."
+        text, f"You will not have {possessive(guide.company)} resources, so keep the scope small."
     )
 
 
@@ -231,7 +231,7 @@ def _writeup_describes(text, guide, rng):
 @R.add(QUOTE_OURS, "quote_with_figure", "interpretation")
 def _quote_with_figure(text, guide, rng):
     piece = _quote_piece(guide, rng, want_figure=True)
-    return piece and append_sentence(text, f"In {guide.company}'s words, “{piece}”.")
+    return piece and append_sentence(text, f"In {possessive(guide.company)} words, “{piece}”.")
 
 
 @R.add(QUOTE_OURS, "company_writes", "case_study", held_out=True)
@@ -272,7 +272,7 @@ def _source_link(text, guide, rng):
 
 @R.add(MENTION, "stack_named", "interpretation", held_out=True)
 def _stack_named(text, guide, rng):
-    stack = guide.record.get("stack") or []
+    stack = [s for s in guide.record.get("stack") or [] if s not in guide.hints.systems]
     if not stack:
         return None
     return append_sentence(

@@ -87,8 +87,9 @@ def _floor(number, match):
 
 
 def _nearly(number, match):
-    """A round number just above, within 5 % of it."""
-    if not _big(number, match) and number < 40:
+    """A round number just above, within 5 % of it (counts of things stay exact)."""
+    unit = match.string[match.end() :].split(" ", 2)[1:2]
+    if not _big(number, match) and unit not in (["seconds"], ["minutes"], ["hours"], ["ms"]):
         return None
     for grain in (_step(number), _step(number) / 2):
         target = math.ceil(number / grain) * grain

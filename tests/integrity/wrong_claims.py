@@ -9,6 +9,7 @@ from .edits import (
     edit_sentence,
     is_scale_line,
     other_company,
+    possessive,
     prose_sentences,
     word_sub,
 )
@@ -227,9 +228,9 @@ def _subject_swapped(text, guide, rng):
 
 
 @R.add(ACTOR, "possessive", REPORTS)
-def _possessive(text, guide, rng):
+def _its_to_other(text, guide, rng):
     other = other_company(guide, rng)
-    return edit_sentence(text, rng, lambda s: sub_once(s, r"\bits\b", f"{other}'s"))
+    return edit_sentence(text, rng, lambda s: sub_once(s, r"\bits\b", f"{possessive(other)}"))
 
 
 @R.add(ACTOR, "working_with", REPORTS)
@@ -248,7 +249,9 @@ def _working_with(text, guide, rng):
 @R.add(ACTOR, "team_of_other", REPORTS)
 def _team_of_other(text, guide, rng):
     other = other_company(guide, rng)
-    return edit_sentence(text, rng, lambda s: sub_once(s, r"\b[Tt]he team\b", f"{other}'s team"))
+    return edit_sentence(
+        text, rng, lambda s: sub_once(s, r"\b[Tt]he team\b", f"{possessive(other)} team")
+    )
 
 
 @R.add(ACTOR, "outside_company", REPORTS, held_out=True)

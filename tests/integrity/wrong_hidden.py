@@ -13,6 +13,7 @@ from .edits import (
     fragment,
     fragments_in_order,
     long_record_sentences,
+    possessive,
     system_or_company,
 )
 from .kinds import (
@@ -153,7 +154,7 @@ def _as_puts_it(text, guide, rng):
 @R.add(QUOTE_OUT, "engineers_describe", "case_study")
 def _engineers_describe(text, guide, rng):
     return append_sentence(
-        text, f"{guide.company}'s engineers describe the design as “boring on purpose”."
+        text, f"{possessive(guide.company)} engineers describe the design as “boring on purpose”."
     )
 
 
@@ -173,7 +174,7 @@ def _altered_verbatim(text, guide, rng):
     words = strip_end(rng.choice(sentences)).split()
     index = rng.randrange(1, len(words) - 1)
     words[index] = "rarely" if words[index] != "rarely" else "often"
-    return append_sentence(text, f"In {guide.company}'s words, “{' '.join(words[:12])}”.")
+    return append_sentence(text, f"In {possessive(guide.company)} words, “{' '.join(words[:12])}”.")
 
 
 def _stitched(guide, rng, parts):
@@ -252,7 +253,9 @@ def _engineers_behind(text, guide, rng):
 
 @R.add(PARAPHRASE, "team_suggests", "case_study")
 def _team_suggests(text, guide, rng):
-    return append_sentence(text, f"{guide.company}'s team suggests that you {advice(rng)}.")
+    return append_sentence(
+        text, f"{possessive(guide.company)} team suggests that you {advice(rng)}."
+    )
 
 
 @R.add(PARAPHRASE, "says_you_should", "interpretation")
@@ -268,7 +271,7 @@ def _according_should(text, guide, rng):
 @R.add(PARAPHRASE, "would_tell_you", "interpretation", held_out=True)
 def _would_tell_you(text, guide, rng):
     return append_sentence(
-        text, f"Ask {guide.company}'s engineers and they will tell you to {advice(rng)}."
+        text, f"Ask {possessive(guide.company)} engineers and they will tell you to {advice(rng)}."
     )
 
 
@@ -279,7 +282,9 @@ def _system(guide, rng):
 @R.add(PRODUCT, "designers_recommend", "interpretation")
 def _designers_recommend(text, guide, rng):
     name = _system(guide, rng)
-    return name and append_sentence(text, f"{name}'s designers recommend that you {advice(rng)}.")
+    return name and append_sentence(
+        text, f"{possessive(name)} designers recommend that you {advice(rng)}."
+    )
 
 
 @R.add(PRODUCT, "team_advises", "case_study")

@@ -10,6 +10,7 @@ from .edits import (
     append_sentence,
     change_step,
     long_record_sentences,
+    possessive,
     system_or_company,
 )
 from .kinds import ANGLE, COPIED, DUPLICATE, HEADINGS, NEAR, OURS_FIGURE, STEP_FORM
@@ -225,7 +226,7 @@ def _system_rate(text, guide, rng):
 
 @R.add(OURS_FIGURE, "company_saving_step", "steps")
 def _company_saving_step(text, guide, rng):
-    return add_step(text, f"Compare your result with {guide.company}'s 70% cost saving.")
+    return add_step(text, f"Compare your result with {possessive(guide.company)} 70% cost saving.")
 
 
 @R.add(OURS_FIGURE, "company_magnitude", "interpretation", held_out=True)
