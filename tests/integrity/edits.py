@@ -71,10 +71,8 @@ def long_record_sentences(guide: GuideInput, minimum: int = 8) -> list[str]:
     return [s for s in record_sentences(guide.record) if len(s.split()) >= minimum]
 
 
-EDGE_WORDS = set(
-    "a an the of to by with and or for in on at from its that so as into while than instead is "
-    "are only no not then".split()
-)
+FUNCTION_WORDS = "a an the of to by with and or for in on at from its that so as into while than"
+EDGE_WORDS = set(FUNCTION_WORDS.split()) | {"instead", "is", "are", "only", "no", "not", "then"}
 
 
 def fragment(sentence: str, rng: random.Random, size: tuple[int, int] = (5, 10)) -> str | None:
