@@ -136,11 +136,14 @@ def build_database(root: Path) -> tuple[Project, dict[str, GuideInput]]:
 
 
 def apply_templates(
-    guides: dict[str, GuideInput], seed: int = 13, per_template: int = PER_TEMPLATE
+    guides: dict[str, GuideInput],
+    seed: int = 13,
+    per_template: int = PER_TEMPLATE,
+    templates: list[Template] = TEMPLATES,
 ) -> list[Case]:
-    """Apply every template to up to per_template guides it fits, chosen by the seed."""
+    """Apply each template to up to per_template guides it fits, chosen by the seed."""
     cases = []
-    for template in TEMPLATES:
+    for template in templates:
         edited = {}
         for guide_id, guide in sorted(guides.items()):
             after = template.edit(guide, random.Random(f"{seed}:{template.id}:{guide_id}"))
@@ -159,6 +162,7 @@ def apply_templates(
                     families=kind.families,
                     section=template.section,
                     held_out=template.held_out,
+                    whole=template.whole,
                     guide=guide_id,
                     before=guides[guide_id].body,
                     after=edited[guide_id],

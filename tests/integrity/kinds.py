@@ -101,3 +101,32 @@ MENTION = Kind("company_mention", "legit", (), "the company or a record figure n
 HEADING = Kind("heading_reword", "legit", (), "a short angle or case-study title of our own")
 TYPO = Kind("typo_and_style", "legit", (), "spelling, punctuation and layout fixes")
 STEPS = Kind("steps_edit", "legit", (), "steps reworded, added or reordered")
+
+# The classes the hostile evaluation of issue 13 found "caught never"; each needs at least
+# three different wordings (templates).
+CAUGHT_NEVER = (
+    TERM,
+    SUPERLATIVE,
+    OUTCOME,
+    NEGATION,
+    HEDGE,
+    ACTOR,
+    COMPONENT,
+    COMMENT,
+    INJECTION,
+    SWAP,
+    UNIT,
+    MAGNITUDE,
+    NUMWORD,
+    QUOTE_OUT,
+    ELLIPSIS,
+    PARAPHRASE,
+    PRODUCT,
+    COPIED,
+    NEAR,
+    ANGLE,
+    HEADINGS,
+    DUPLICATE,
+    INVISIBLE,
+    AI_ENDING,
+)

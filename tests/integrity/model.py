@@ -59,6 +59,7 @@ class Template:
     section: str  # the section the edit changes: preamble, reports, interpretation, ...
     edit: Edit
     held_out: bool = False
+    whole: bool = False  # the edit may change more than its section (headings, order)
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,7 @@ class Case:
     families: tuple[str, ...]
     section: str
     held_out: bool
+    whole: bool
     guide: str
     before: str
     after: str
@@ -113,7 +115,7 @@ class Registry:
         def wrap(fn):
             edit = fn if whole else section_edit(section, fn)
             self.templates.append(
-                Template(f"{kind.name}.{template_id}", kind, section, edit, held_out)
+                Template(f"{kind.name}.{template_id}", kind, section, edit, held_out, whole)
             )
             return fn
 

@@ -95,11 +95,11 @@ class Body:
         self.headings[position] = heading
 
     def section_of(self, key: str) -> str:
-        """Return heading and text of a section, to compare before and after an edit."""
+        """Return the position, heading and text of a section, to compare across an edit."""
         if key == "preamble":
             return self.preamble
-        position = self.index(key)
-        return "" if position is None else f"{self.headings[position]}\n{self.texts[position]}"
+        at = self.index(key)
+        return "" if at is None else f"{at}\n{self.headings[at]}\n{self.texts[at]}"
 
 
 def sentences(text: str) -> list[str]:
