@@ -175,9 +175,10 @@ def main() -> None:
         f"\nSUMMARY: detected {detected}/{len(wrong)} wrong edits ({pct:.1f}%; seen "
         f"{rate(sum(hit[c.id] for c in seen), len(seen))}, held-out "
         f"{rate(sum(hit[c.id] for c in held), len(held))}); false flags {len(flagged)}/"
-        f"{len(legit)}; beyond spec {rate(sum(hit[c.id] for c in limits), len(limits))}; "
-        f"seed 004 {'pass' if not seed_findings else 'FAIL'}; goal >= {GOAL:.0f}% and 0 false "
-        f"flags: {'met' if pct >= GOAL and not flagged and not seed_findings else 'NOT met'}"
+        f"{len(legit)} (+{len(dirty)} unedited guides with errors); beyond spec "
+        f"{rate(sum(hit[c.id] for c in limits), len(limits))}; seed 004 "
+        f"{'pass' if not seed_findings else 'FAIL'}; goal >= {GOAL:.0f}% and 0 false flags: "
+        f"{'met' if pct >= GOAL and not flagged and not dirty and not seed_findings else 'NOT met'}"
     )
 
 

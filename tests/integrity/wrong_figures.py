@@ -156,7 +156,10 @@ MAGNITUDE_WORDS = ["hundreds", "thousands", "millions", "billions", "trillions"]
 @R.add(MAGNITUDE, "next_magnitude", REPORTS)
 def _next_magnitude(text, guide, rng):
     table = dict(zip(MAGNITUDE_WORDS, MAGNITUDE_WORDS[1:], strict=False))
-    return edit_sentence(text, rng, lambda s: word_sub(s, table, rng), scale=True)
+    alone = r"(?<!of )\b(hundreds|thousands|millions|billions)\b(?! of (?:thousands|millions))"
+    return edit_sentence(
+        text, rng, lambda s: sub_once(s, alone, lambda m: table[m.group(1)]), scale=True
+    )
 
 
 @R.add(MAGNITUDE, "borrowed_magnitude", REPORTS)
