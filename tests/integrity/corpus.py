@@ -4,8 +4,11 @@ edit template applied to several of them, deterministically for a seed."""
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -28,7 +31,16 @@ from . import (
     wrong_ours,
 )
 from .model import Case, GuideInput, Template
-from .records import EXTRA_LESSONS, FICTIONAL, SEED_HINTS, SEED_RECORD, SITE_NAME, Hints, complete
+from .records import (
+    EXTRA_LESSONS,
+    FICTIONAL,
+    LLM_DRAFTS,
+    SEED_HINTS,
+    SEED_RECORD,
+    SITE_NAME,
+    Hints,
+    complete,
+)
 from .text import kind_of
 
 REPO = Path(__file__).resolve().parents[2]
@@ -85,13 +97,45 @@ def write_database(root: Path) -> list[tuple[dict, Hints]]:
     return records
 
 
-def generate(project: Project) -> None:
-    """Draft every guide with the offline drafter, through the library's generate path."""
-    drafter = make_drafter(project, "offline", cache=False)
-    plan = plan_generation(project, drafter, None, force=True)
+def generate(project: Project, backend: str = "offline", ids: list[str] | None = None) -> None:
+    """Draft guides through the library's generate path."""
+    drafter = make_drafter(project, backend, cache=False)
+    plan = plan_generation(project, drafter, ids, force=True)
     report = asyncio.run(run_generation(project, drafter, plan, concurrency=4))
     if report.failed or report.aborted:
         raise RuntimeError(f"generation failed: {report.failed or report.aborted}")
+
+
+@contextmanager
+def environment(**values: str) -> Iterator[None]:
+    """Set environment variables for a block, then put the old values back."""
+    old = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for name, value in old.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def generate_with_model(project: Project) -> None:
+    """Draft the LLM_DRAFTS guides with the real openai client against the fake server."""
+    from fakes.openai_server import FakeOpenAI, Reply
+
+    with FakeOpenAI() as server:
+        for guide_id, answer in LLM_DRAFTS.items():
+            server.script(Reply(answer), match=project.source(guide_id).title, times=None)
+        local = "127.0.0.1,localhost"
+        with environment(
+            OPENAI_API_KEY="sk-corpus",
+            OPENAI_BASE_URL=server.base_url,
+            NO_PROXY=local,
+            no_proxy=local,
+        ):
+            generate(project, "openai", list(LLM_DRAFTS))
 
 
 def seed_body(project: Project) -> str:
@@ -125,6 +169,7 @@ def build_database(root: Path) -> tuple[Project, dict[str, GuideInput]]:
     if project.sources.problems:
         raise RuntimeError(f"corpus records invalid: {project.sources.problems}")
     generate(project)
+    generate_with_model(project)
     write_body(project, SEED_RECORD["id"], seed_body(project))
     companies = tuple(sorted({data["company"] for data, _ in records}))
     guides = {}

@@ -46,6 +46,7 @@ FICTIONAL: list[tuple[dict[str, Any], Hints]] = [
 ]
 SEED_RECORD: dict[str, Any] = DATA["seed"]["record"]
 SEED_HINTS = Hints.load(DATA["seed"]["hints"])
+LLM_DRAFTS: dict[str, dict[str, Any]] = DATA["llm_drafts"]
 EXTRA_LESSONS: list[dict[str, Any]] = yaml.safe_load(
     (HERE / "lessons.yaml").read_text(encoding="utf-8")
 )["lessons"]
