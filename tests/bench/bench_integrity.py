@@ -1,6 +1,6 @@
 """Benchmark: how many wrong editor edits the checks catch, and how many correct ones they flag.
 
-Builds the integrity corpus (tests/integrity/: a real database, offline-drafted guides, and
+Builds the integrity corpus (tests/integrity/: a real database, its drafted guides, and
 seeded wrong and legitimate edits), writes each edited body into its guide file, runs
 `generator.gate.check_guides` on it, and prints the detection rate per kind (held-out and
 seen templates apart), every false flag with its messages, and a summary line. A wrong edit

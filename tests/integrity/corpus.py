@@ -1,4 +1,4 @@
-"""Build the measurement corpus: a real prepguide database, offline-drafted guides, and every
+"""Build the measurement corpus: a real prepguide database, its drafted guides, and every
 edit template applied to several of them, deterministically for a seed."""
 
 from __future__ import annotations
