@@ -211,7 +211,9 @@ def _word_bumped(text, guide, rng):
 
 @R.add(NUMWORD, "count_added", REPORTS)
 def _count_added(text, guide, rng):
-    phrase = rng.choice([" in three regions", " across two data centres", " for four teams"])
+    record = " ".join(str(value) for value in guide.record.values())
+    phrases = [" in three regions", " across two data centres", " for four teams"]
+    phrase = rng.choice([p for p in phrases if p.split()[-1] not in record])
     return edit_sentence(text, rng, lambda s: _before_end(s, phrase), skip_first=True)
 
 
