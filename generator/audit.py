@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -29,38 +30,123 @@ class AuditEntry(BaseModel):
     model: str | None = None
     prompt_hash: str | None = None
     source_hash: str | None = None
+    # Ties the line to the pending state it commits (see review.py, "write-ahead").
+    txn: str | None = None
+
+
+@dataclass
+class AuditLog:
+    """The readable entries of the log, oldest first, and one error per unreadable line."""
+
+    entries: list[AuditEntry] = field(default_factory=list)
+    problems: list[GuideError] = field(default_factory=list)
+
+
+def _valid(line: bytes) -> bool:
+    try:
+        AuditEntry.model_validate_json(line)
+    except ValidationError:
+        return False
+    return True
+
+
+def _mend_tail(fd: int) -> None:
+    """End a valid unterminated last line; drop a torn one left by an interrupted append."""
+    size = os.fstat(fd).st_size
+    if size == 0:
+        return
+    start = max(0, size - 65536)
+    tail = os.pread(fd, size - start, start)
+    while b"\n" not in tail and start > 0:
+        start = max(0, start - 65536)
+        tail = os.pread(fd, size - start, start)
+    if tail.endswith(b"\n"):
+        return
+    cut = tail.rfind(b"\n") + 1
+    if _valid(tail[cut:]):
+        os.write(fd, b"\n")
+    else:
+        os.ftruncate(fd, start + cut)
 
 
 def append(path: Path, entry: AuditEntry) -> None:
-    """Append one entry as a single line, under a lock, and flush it to disk."""
+    """Append one entry as a single line, under a lock, after mending a torn tail; fsync it."""
     line = (json.dumps(entry.model_dump(mode="json"), ensure_ascii=False) + "\n").encode("utf-8")
     with file_lock(path.with_name(path.name + ".lock")):
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
         try:
-            os.write(fd, line)
+            _mend_tail(fd)
+            view = memoryview(line)
+            while view:
+                view = view[os.write(fd, view) :]
             os.fsync(fd)
         finally:
             os.close(fd)
 
 
-def read(path: Path, guide_id: str | None = None) -> list[AuditEntry]:
-    """Read the log, oldest first, optionally for one guide; raise GuideError on a bad line."""
+def load(path: Path, guide_id: str | None = None) -> AuditLog:
+    """Read the log, optionally for one guide; a bad line becomes a problem naming its number.
+
+    A torn last line (no newline, not valid) is what an interrupted append leaves: it is not
+    an entry, and the next append removes it.
+    """
+    log = AuditLog()
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except FileNotFoundError:
-        return []
-    entries = []
-    for number, line in enumerate(text.splitlines(), start=1):
+        return log
+    lines = raw.split(b"\n")
+    last = len(lines)
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
             entry = AuditEntry.model_validate_json(line)
         except ValidationError as exc:
-            raise GuideError(
-                f"line {number} is not a valid audit entry: {exc.errors()[0]['msg']}",
-                path=path,
-                rule="audit",
-            ) from exc
+            if number == last:
+                log.problems.append(
+                    GuideError(
+                        f"line {number} is incomplete (an interrupted write); it is ignored "
+                        "and the next review action removes it",
+                        path=path,
+                        rule="audit.torn",
+                    )
+                )
+                continue
+            first = exc.errors()[0]
+            where = ".".join(str(part) for part in first["loc"])
+            log.problems.append(
+                GuideError(
+                    f"line {number} is not a valid audit entry"
+                    + (f" ({where})" if where else "")
+                    + f": {first['msg']}; it is skipped",
+                    path=path,
+                    rule="audit",
+                )
+            )
+            continue
         if guide_id is None or entry.guide == guide_id:
-            entries.append(entry)
-    return entries
+            log.entries.append(entry)
+    return log
+
+
+def read(path: Path, guide_id: str | None = None) -> list[AuditEntry]:
+    """Read the readable entries, oldest first, optionally for one guide."""
+    return load(path, guide_id).entries
+
+
+def has_txn(path: Path, txn: str) -> bool:
+    """Return True when a complete line of the log commits this transaction."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return False
+    needle = json.dumps(txn).encode()
+    for line in raw.split(b"\n"):
+        if needle in line and b'"txn"' in line:
+            try:
+                if AuditEntry.model_validate_json(line).txn == txn:
+                    return True
+            except ValidationError:
+                continue
+    return False

@@ -9,51 +9,20 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
-from pydantic import BaseModel, ConfigDict, ValidationError
-
 from generator import audit
 from generator.checks import check_guide, has_errors, verdict_key
 from generator.clock import iso, now
 from generator.errors import GuideError, PrepguideError, ReviewError
 from generator.figures import extract_at, ground
 from generator.findings import Finding, count
-from generator.guides import REPORTS, GuideDoc, Status, parse, split_sections
+from generator.guides import REPORTS, GuideDoc, parse, split_sections
 from generator.project import Project
 from generator.quotes import find_quotes
+from generator.reviewstate import LiveRecord, ReviewState, commit, read_state, recover, repair
 from generator.sources import Source
 
 STATUSES: tuple[str, ...] = ("draft", "approved", "published", "rejected", "withdrawn")
 WITHDRAW_REASONS = ("published in error", "superseded", "withdrawn by request")
-
-
-class LiveRecord(BaseModel):
-    """The approved text that stays on the site until a newer text is approved."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    content_hash: str
-    revision: str
-    approved_by: str
-    approved_at: str
-    note: str | None = None
-    published_at: str | None = None
-    # The undated checks passed at approval under this key (checks.verdict_key).
-    checks_key: str | None = None
-
-
-class ReviewState(BaseModel):
-    """guides/.review/<id>.json: the status of the current text and the live version."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    id: str
-    status: Status = "draft"
-    content_hash: str
-    by: str | None = None
-    at: str | None = None
-    note: str | None = None
-    live: LiveRecord | None = None
-    first_published: date | None = None
 
 
 @dataclass(frozen=True)
@@ -62,6 +31,7 @@ class GuideFlags:
 
     stale: bool
     edited_after_approval: bool
+    missing_file: bool = False
 
     def labels(self) -> list[str]:
         return [
@@ -69,6 +39,7 @@ class GuideFlags:
             for label, on in (
                 ("stale", self.stale),
                 ("edited after approval", self.edited_after_approval),
+                ("working file missing", self.missing_file),
             )
             if on
         ]
@@ -128,6 +99,7 @@ class GuideReview:
             "status": self.status,
             "stale": self.flags.stale,
             "edited_after_approval": self.flags.edited_after_approval,
+            "missing_file": self.flags.missing_file,
             "errors": self.errors,
             "warnings": self.warnings,
             "content_hash": self.doc.content_hash if self.doc else None,
@@ -137,112 +109,96 @@ class GuideReview:
         }
 
 
-# --- state files --------------------------------------------------------------------------
+# --- transitions ----------------------------------------------------------------------------
+
+__all__ = ["LiveRecord", "ReviewState", "read_state", "repair"]
 
 
-def read_state(project: Project, guide_id: str) -> ReviewState | None:
-    """Read guides/.review/<id>.json; raise GuideError naming the file and field."""
-    text = project.guides.read_review(guide_id)
-    if text is None:
-        return None
-    path = project.guides.review_path(guide_id)
-    try:
-        return ReviewState.model_validate_json(text)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "state"
-        raise GuideError(first["msg"], path=path, field=where, rule="review.state") from exc
-
-
-def _write_state(project: Project, state: ReviewState) -> None:
-    project.guides.write_review(state.id, state.model_dump_json(indent=2) + "\n")
-    project.guides.set_status(state.id, state.status, state.content_hash)
-
-
-def _log(
+def _transition(
     project: Project,
     doc: GuideDoc | None,
+    state: ReviewState,
     *,
-    guide_id: str,
     actor: str,
     action: str,
     from_state: str | None,
-    to_state: str,
     content_hash: str | None,
     note: str | None = None,
+    to_state: str | None = None,
 ) -> None:
+    """Commit a new state together with its audit line (see generator.reviewstate)."""
     made = doc.meta.provenance if doc else None
-    audit.append(
-        project.guides.audit_path,
-        audit.AuditEntry(
-            time=iso(now()),
-            actor=actor,
-            action=action,
-            guide=guide_id,
-            from_state=from_state,
-            to_state=to_state,
-            content_hash=content_hash,
-            note=note,
-            backend=made.backend if made else None,
-            model=made.model if made else None,
-            prompt_hash=made.prompt_hash if made else None,
-            source_hash=made.source_hash if made else None,
-        ),
+    entry = audit.AuditEntry(
+        time=iso(now()),
+        actor=actor,
+        action=action,
+        guide=state.id,
+        from_state=from_state,
+        to_state=to_state or state.status,
+        content_hash=content_hash,
+        note=note,
+        backend=made.backend if made else None,
+        model=made.model if made else None,
+        prompt_hash=made.prompt_hash if made else None,
+        source_hash=made.source_hash if made else None,
+    )
+    commit(project, state, entry)
+
+
+def _missing(project: Project, guide_id: str) -> ReviewError:
+    return ReviewError(
+        f"no guide file {project.guides.path(guide_id)}; run `prepguide generate {guide_id}`",
+        record_id=guide_id,
+        rule="review.missing",
     )
 
 
 def _read_current(project: Project, guide_id: str) -> tuple[str, GuideDoc]:
     text = project.guides.read_text(guide_id)
     if text is None:
-        raise ReviewError(
-            f"no guide file {project.guides.path(guide_id)}; run `prepguide generate {guide_id}`",
-            record_id=guide_id,
-            rule="review.missing",
-        )
+        raise _missing(project, guide_id)
     return text, parse(text, str(project.guides.path(guide_id)))
+
+
+def _current_state(guide_id: str, doc: GuideDoc, state: ReviewState | None) -> ReviewState:
+    """Return the state as it stands for this text: a new text is a draft."""
+    if state is None:
+        return ReviewState(id=guide_id, content_hash=doc.content_hash)
+    if state.content_hash == doc.content_hash:
+        return state
+    update = {"status": "draft", "content_hash": doc.content_hash, "by": None, "at": None}
+    return state.model_copy(update={**update, "note": None})
 
 
 def _sync(project: Project, guide_id: str, text: str, doc: GuideDoc) -> ReviewState:
     """Keep the current text as a revision; a new text becomes a draft (call under the lock)."""
     state = read_state(project, guide_id)
-    current = doc.content_hash
-    if state is not None and state.content_hash == current:
+    current = _current_state(guide_id, doc, state)
+    if current is state:
         return state
     project.guides.keep_text(guide_id, text)
     actor = "editor (hand edit)" if doc.edited else f"generator ({doc.meta.provenance.backend})"
     note = None if doc.edited else f"generated at {doc.meta.provenance.generated_at}"
-    if state is not None and state.live and state.live.content_hash != current:
+    if state is not None and state.live and state.live.content_hash != doc.content_hash:
         note = "edited after approval; the approved version stays live until this text is approved"
-    _log(
+    _transition(
         project,
         doc,
-        guide_id=guide_id,
+        current,
         actor=actor,
         action="revise",
         from_state=state.status if state else None,
-        to_state="draft",
-        content_hash=current,
+        content_hash=doc.content_hash,
         note=note,
     )
-    if state is None:
-        state = ReviewState(id=guide_id, content_hash=current)
-    else:
-        state = state.model_copy(
-            update={
-                "status": "draft",
-                "content_hash": current,
-                "by": None,
-                "at": None,
-                "note": None,
-            }
-        )
-    _write_state(project, state)
-    return state
+    return current
 
 
 @contextmanager
 def _locked(project: Project, guide_id: str) -> Iterator[tuple[str, GuideDoc, ReviewState]]:
+    project.guides.check_writable()
     with project.guides.review_lock(guide_id):
+        recover(project, guide_id)
         text, doc = _read_current(project, guide_id)
         yield text, doc, _sync(project, guide_id, text, doc)
 
@@ -265,21 +221,46 @@ def guide_flags(project: Project, guide_id: str) -> GuideFlags:
     return _flags(project, doc, read_state(project, guide_id))
 
 
-def inspect(project: Project, guide_id: str) -> GuideReview:
-    """Return a guide's status, flags and findings, recording its text as a revision."""
+def _unreadable(project: Project, guide_id: str, problem: str) -> GuideReview:
     try:
-        with _locked(project, guide_id) as (_, doc, state):
-            pass
+        source = project.source(guide_id)
+    except PrepguideError:
+        source = None
+    return GuideReview(
+        id=guide_id,
+        status="unreadable",
+        doc=None,
+        source=source,
+        state=None,
+        flags=GuideFlags(stale=False, edited_after_approval=False),
+        problem=problem,
+    )
+
+
+def inspect(project: Project, guide_id: str) -> GuideReview:
+    """Return a guide's status, flags and findings, as a review action would see it; no writes."""
+    try:
+        text = project.guides.read_text(guide_id)
+        stored = read_state(project, guide_id)
+        if text is None and stored is None:
+            raise _missing(project, guide_id)
+        doc = None if text is None else parse(text, str(project.guides.path(guide_id)))
     except PrepguideError as exc:
+        return _unreadable(project, guide_id, str(exc))
+    if doc is None:
+        assert stored is not None
+        where = "the live version stays live; " if stored.live else ""
         return GuideReview(
             id=guide_id,
-            status="unreadable",
+            status=stored.status,
             doc=None,
             source=project.source(guide_id),
-            state=None,
-            flags=GuideFlags(stale=False, edited_after_approval=False),
-            problem=str(exc),
+            state=stored,
+            flags=GuideFlags(stale=False, edited_after_approval=False, missing_file=True),
+            problem=f"the working file {project.guides.path(guide_id)} is missing; {where}"
+            f"restore it from guides/.history/{guide_id}/ or run `prepguide generate {guide_id}`",
         )
+    state = _current_state(guide_id, doc, stored)
     source = project.source(doc.meta.source)
     findings = check_guide(doc, project.check_context(source)) if source else []
     problem = None if source else "no valid source record; run `prepguide sources check`"
@@ -337,8 +318,13 @@ def live_version(
 
 
 def log(project: Project, guide_id: str | None = None) -> list[audit.AuditEntry]:
-    """Return the audit trail, oldest first."""
+    """Return the readable audit trail, oldest first."""
     return audit.read(project.guides.audit_path, guide_id)
+
+
+def audit_log(project: Project, guide_id: str | None = None) -> audit.AuditLog:
+    """Return the audit trail, oldest first, with one problem per unreadable line."""
+    return audit.load(project.guides.audit_path, guide_id)
 
 
 # --- actions ------------------------------------------------------------------------------
@@ -429,15 +415,13 @@ def approve(
                 ),
             }
         )
-        _write_state(project, updated)
-        _log(
+        _transition(
             project,
             doc,
-            guide_id=guide_id,
+            updated,
             actor=by,
             action="approve",
             from_state=state_before,
-            to_state="approved",
             content_hash=doc.content_hash,
             note=note,
         )
@@ -472,15 +456,13 @@ def reject(
         updated = state.model_copy(
             update={"status": "rejected", "by": by, "at": iso(now()), "note": note}
         )
-        _write_state(project, updated)
-        _log(
+        _transition(
             project,
             doc,
-            guide_id=guide_id,
+            updated,
             actor=by,
             action="reject",
             from_state="draft",
-            to_state="rejected",
             content_hash=doc.content_hash,
             note=note,
         )
@@ -521,15 +503,13 @@ def withdraw(project: Project, guide_id: str, *, by: str, reason: str) -> Outcom
                 "live": None,
             }
         )
-        _write_state(project, updated)
-        _log(
+        _transition(
             project,
             doc,
-            guide_id=guide_id,
+            updated,
             actor=by,
             action="withdraw",
             from_state=before,
-            to_state="withdrawn",
             content_hash=live_hash,
             note=canonical,
         )
@@ -540,8 +520,10 @@ def mark_published(
     project: Project, guide_ids: list[str], actor: str = "prepguide publish"
 ) -> None:
     """Record that a publish run put these live versions on the site."""
+    project.guides.check_writable()
     for guide_id in guide_ids:
         with project.guides.review_lock(guide_id):
+            recover(project, guide_id)
             state = read_state(project, guide_id)
             if state is None or state.live is None:
                 raise _refuse(guide_id, "has no live version to publish", "review.transition")
@@ -557,14 +539,12 @@ def mark_published(
                     "first_published": state.first_published or now().date(),
                 }
             )
-            _write_state(project, updated)
-            doc = parse(
-                (project.guides.history_dir(guide_id) / live.revision).read_text(encoding="utf-8")
-            )
-            _log(
+            path = project.guides.history_dir(guide_id) / live.revision
+            doc = parse(path.read_text(encoding="utf-8"), str(path))
+            _transition(
                 project,
                 doc,
-                guide_id=guide_id,
+                updated,
                 actor=actor,
                 action="publish",
                 from_state="approved",
@@ -604,8 +584,8 @@ def _diff(old: str, new: str, old_label: str, new_label: str) -> Diff:
 
 def diff_previous(project: Project, guide_id: str) -> Diff | None:
     """Diff the current text against the latest other kept revision; None for a first version."""
-    with _locked(project, guide_id) as (_, doc, _state):
-        revisions = project.guides.revisions(guide_id)
+    _, doc = _read_current(project, guide_id)
+    revisions = project.guides.revisions(guide_id)
     others = [r for r in revisions if r.digest != doc.content_hash[:12]]
     if not others:
         return None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fcntl
+import os
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -13,10 +14,12 @@ from generator.clock import now
 from generator.errors import GuideError
 from generator.fsio import atomic_write_many, atomic_write_text, sha256_text
 from generator.guides import GuideDoc, parse, serialize
+from generator.sources import is_valid_id
 
 HISTORY_DIR = ".history"
 REVIEW_DIR = ".review"
 AUDIT_NAME = ".audit.jsonl"
+PENDING_SUFFIX = ".pending"
 HISTORY_LOCK = ".lock"
 REVISION_NAME = re.compile(
     r"^(?:(?P<seq>\d{4,})-)?(?P<stamp>\d{8}T\d{6}Z)-(?P<digest>[0-9a-f]{12})$"
@@ -63,38 +66,101 @@ def file_lock(path: Path) -> Iterator[None]:
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
+def check_id(guide_id: str) -> str:
+    """Return a guide id that is safe as a file name; raise GuideError otherwise."""
+    if not is_valid_id(guide_id):
+        raise GuideError(
+            f"{guide_id!r} is not a guide id: ids are 1-80 characters of a-z, 0-9 and '-' "
+            "(not a path, not a reserved device name)",
+            record_id=guide_id,
+            rule="guide.id",
+        )
+    return guide_id
+
+
 class GuideStore:
     """The guides folder of a workspace."""
 
-    def __init__(self, guides_dir: Path) -> None:
+    def __init__(self, guides_dir: Path, root: Path | None = None) -> None:
         self.dir = guides_dir
+        self.root = root or guides_dir.parent
 
     def path(self, guide_id: str) -> Path:
-        return self.dir / f"{guide_id}.md"
+        return self.dir / f"{check_id(guide_id)}.md"
 
     def history_dir(self, guide_id: str) -> Path:
-        return self.dir / HISTORY_DIR / guide_id
+        return self._confined(HISTORY_DIR) / check_id(guide_id)
 
     @property
     def audit_path(self) -> Path:
         return self.dir / AUDIT_NAME
 
     def review_path(self, guide_id: str) -> Path:
-        return self.dir / REVIEW_DIR / f"{guide_id}.json"
+        return self._confined(REVIEW_DIR) / f"{check_id(guide_id)}.json"
+
+    def pending_path(self, guide_id: str) -> Path:
+        """Where a transition's intended state waits until its audit line is durable."""
+        return self._confined(REVIEW_DIR) / f"{check_id(guide_id)}{PENDING_SUFFIX}"
+
+    def _confined(self, name: str) -> Path:
+        """Return guides/<name>, refusing a symlink that leads outside the workspace."""
+        folder = self.dir / name
+        if folder.is_symlink():
+            target = folder.resolve()
+            inside = (self.root.resolve(), self.dir.resolve())
+            if not any(target.is_relative_to(base) for base in inside):
+                raise GuideError(
+                    f"is a symlink to {target}, outside the workspace; review state and "
+                    "history are only written inside it: replace the link with a folder",
+                    path=folder,
+                    rule="guide.symlink",
+                )
+        return folder
 
     def ids(self) -> list[str]:
-        """List guide ids in a stable order."""
+        """List guide ids in a stable order: every working file and every reviewed guide."""
         if not self.dir.is_dir():
             return []
-        return sorted(path.stem for path in self.dir.glob("*.md"))
+        found = {path.stem for path in self.dir.glob("*.md")}
+        review_dir = self.dir / REVIEW_DIR
+        if review_dir.is_dir():
+            found.update(path.stem for path in review_dir.glob("*.json") if is_valid_id(path.stem))
+        return sorted(found)
+
+    def pending_ids(self) -> list[str]:
+        """List guides with a transition that a killed run left unfinished."""
+        review_dir = self._confined(REVIEW_DIR)
+        if not review_dir.is_dir():
+            return []
+        names = (path.name[: -len(PENDING_SUFFIX)] for path in review_dir.glob("*.pending"))
+        return sorted(name for name in names if is_valid_id(name))
+
+    def check_writable(self) -> None:
+        """Raise GuideError before any change when guides/ or its state cannot be written."""
+        for folder in (self.dir, self._confined(REVIEW_DIR), self._confined(HISTORY_DIR)):
+            if folder.exists() and not os.access(folder, os.W_OK | os.X_OK):
+                raise GuideError(
+                    "is not writable; nothing was changed: make it writable "
+                    f"(chmod u+w {folder}) or run a read-only command",
+                    path=folder,
+                    rule="guide.readonly",
+                )
+        audit = self.audit_path
+        if audit.exists() and not os.access(audit, os.W_OK):
+            raise GuideError(
+                f"is not writable; nothing was changed: make it writable (chmod u+w {audit})",
+                path=audit,
+                rule="guide.readonly",
+            )
 
     def read_text(self, guide_id: str) -> str | None:
+        path = self.path(guide_id)
         try:
-            return self.path(guide_id).read_text(encoding="utf-8")
+            return path.read_text(encoding="utf-8")
         except FileNotFoundError:
             return None
         except UnicodeDecodeError as exc:
-            raise GuideError("not UTF-8", path=self.path(guide_id), record_id=guide_id) from exc
+            raise GuideError("not UTF-8", path=path, record_id=guide_id) from exc
 
     def read(self, guide_id: str) -> GuideDoc | None:
         """Parse a guide, or return None when it does not exist."""
@@ -104,19 +170,33 @@ class GuideStore:
     @contextmanager
     def review_lock(self, guide_id: str) -> Iterator[None]:
         """Serialise review actions on one guide, across threads and processes."""
-        with file_lock(self.dir / REVIEW_DIR / f"{guide_id}.lock"):
+        with file_lock(self._confined(REVIEW_DIR) / f"{check_id(guide_id)}.lock"):
             yield
 
-    def read_review(self, guide_id: str) -> str | None:
-        """Return the raw review state of a guide, or None when it has none."""
+    def read_review(self, guide_id: str, *, pending: bool = False) -> str | None:
+        """Return the raw review state (or pending state) of a guide, or None when absent."""
+        path = self.pending_path(guide_id) if pending else self.review_path(guide_id)
         try:
-            return self.review_path(guide_id).read_text(encoding="utf-8")
+            return path.read_text(encoding="utf-8")
         except FileNotFoundError:
             return None
+        except UnicodeDecodeError as exc:
+            raise GuideError(
+                f"is not UTF-8 ({exc.reason} at byte {exc.start}); restore it from a backup "
+                "or delete it to start the guide's review again",
+                path=path,
+                record_id=guide_id,
+                rule="review.state",
+            ) from exc
 
-    def write_review(self, guide_id: str, text: str) -> None:
-        """Write the review state of a guide atomically."""
-        atomic_write_text(self.review_path(guide_id), text)
+    def write_review(self, guide_id: str, text: str, *, pending: bool = False) -> None:
+        """Write the review state (or pending state) of a guide atomically."""
+        path = self.pending_path(guide_id) if pending else self.review_path(guide_id)
+        atomic_write_text(path, text)
+
+    def drop_pending(self, guide_id: str) -> None:
+        """Remove a guide's pending state once it is applied or abandoned."""
+        self.pending_path(guide_id).unlink(missing_ok=True)
 
     def keep_copy(self, guide_id: str) -> Path | None:
         """Copy the current file into the history folder unless the same content is kept."""
@@ -128,7 +208,7 @@ class GuideStore:
     @contextmanager
     def history_lock(self) -> Iterator[None]:
         """Serialise additions to the history of every guide, across threads and processes."""
-        with file_lock(self.dir / HISTORY_DIR / HISTORY_LOCK):
+        with file_lock(self._confined(HISTORY_DIR) / HISTORY_LOCK):
             yield
 
     def keep_text(self, guide_id: str, text: str, content_hash: str | None = None) -> Revision:

@@ -452,6 +452,7 @@ def test_review_list_json_and_status_filter(ws: Path) -> None:
         "status": "draft",
         "stale": False,
         "edited_after_approval": False,
+        "missing_file": False,
         "errors": 0,
         "warnings": 0,
         "content_hash": None,
