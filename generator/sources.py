@@ -41,6 +41,8 @@ RESERVED_IDS = frozenset(
 def is_valid_id(value: str) -> bool:
     """Return True for an id of 1-80 a-z, 0-9 and '-' that is not a reserved device name."""
     return bool(ID_PATTERN.fullmatch(value)) and value not in RESERVED_IDS
+
+
 _DEFAULT_A = datetime(2001, 1, 1)
 _DEFAULT_B = datetime(2002, 2, 2)
 
