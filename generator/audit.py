@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from generator.errors import GuideError
-from generator.store import file_lock
+from generator.store import file_lock, storage
 
 
 class AuditEntry(BaseModel):
@@ -72,7 +73,7 @@ def _mend_tail(fd: int) -> None:
 def append(path: Path, entry: AuditEntry) -> None:
     """Append one entry as a single line, under a lock, after mending a torn tail; fsync it."""
     line = (json.dumps(entry.model_dump(mode="json"), ensure_ascii=False) + "\n").encode("utf-8")
-    with file_lock(path.with_name(path.name + ".lock")):
+    with file_lock(path.with_name(path.name + ".lock")), storage(path):
         fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
         try:
             _mend_tail(fd)
@@ -84,6 +85,20 @@ def append(path: Path, entry: AuditEntry) -> None:
             os.close(fd)
 
 
+def _read_log(path: Path) -> bytes:
+    """Return the bytes of the log, b"" when absent; refuse a device or folder in its place."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return b""
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise GuideError(
+                "is not a regular file; the audit log must be one", path=path, rule="audit"
+            )
+        return handle.read()
+
+
 def load(path: Path, guide_id: str | None = None) -> AuditLog:
     """Read the log, optionally for one guide; a bad line becomes a problem naming its number.
 
@@ -91,10 +106,7 @@ def load(path: Path, guide_id: str | None = None) -> AuditLog:
     an entry, and the next append removes it.
     """
     log = AuditLog()
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return log
+    raw = _read_log(path)
     lines = raw.split(b"\n")
     last = len(lines)
     for number, line in enumerate(lines, start=1):
@@ -138,9 +150,9 @@ def read(path: Path, guide_id: str | None = None) -> list[AuditEntry]:
 def has_txn(path: Path, txn: str) -> bool:
     """Return True when a complete line of the log commits this transaction."""
     try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return False
+        raw = _read_log(path)
+    except GuideError:
+        return False  # a device in place of the log holds no committed lines
     needle = json.dumps(txn).encode()
     for line in raw.split(b"\n"):
         if needle in line and b'"txn"' in line:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
 
 
@@ -66,6 +67,36 @@ class ReviewError(PrepguideError):
 
 class PublishError(PrepguideError):
     """The site cannot be built as asked."""
+
+
+_OS_ADVICE = {
+    errno.ENOSPC: "the disk is full: free some space, then run the command again",
+    errno.EDQUOT: "the disk quota is used up: free some space, then run the command again",
+    errno.EROFS: "the file system is read-only: remount it writable or work on a copy",
+    errno.EACCES: "permission denied: check the owner and mode of the path",
+    errno.EPERM: "operation not permitted: check the owner and mode of the path",
+    errno.EIO: "input/output error: the disk may be failing; check it, then run again",
+    errno.ENOENT: "no such file or folder: check the path and --root",
+    errno.EISDIR: "it is a folder where a file was expected",
+    errno.ENOTDIR: "a part of the path is a file where a folder was expected",
+    errno.EMFILE: "too many open files: raise the limit (ulimit -n) and run again",
+}
+
+
+class StorageError(PrepguideError):
+    """The file system refused a read or write: read-only, full, no permission, ..."""
+
+    @classmethod
+    def from_os(cls, exc: OSError, path: Path | str | None = None) -> StorageError:
+        """Describe an OSError in one line: what failed, where, and what to do."""
+        name = errno.errorcode.get(exc.errno or 0, "")
+        advice = _OS_ADVICE.get(exc.errno or 0, "check the path and the disk, then run again")
+        reason = exc.strerror or str(exc)
+        return cls(
+            f"{reason}" + (f" ({name})" if name else "") + f"; {advice}",
+            path=path or exc.filename,
+            rule="storage",
+        )
 
 
 class WorkerError(PrepguideError):

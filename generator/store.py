@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.clock import now
-from generator.errors import GuideError
+from generator.errors import GuideError, StorageError
 from generator.fsio import atomic_write_many, atomic_write_text, sha256_text
 from generator.guides import GuideDoc, parse, serialize
 from generator.sources import is_valid_id
@@ -55,10 +55,21 @@ def content_digest(text: str) -> str:
 
 
 @contextmanager
+def storage(path: Path) -> Iterator[None]:
+    """Turn an OSError in the block into a StorageError naming path and what to do."""
+    try:
+        yield
+    except OSError as exc:
+        raise StorageError.from_os(exc, exc.filename or path) from exc
+
+
+@contextmanager
 def file_lock(path: Path) -> Iterator[None]:
     """Hold an exclusive fcntl lock on path (created if missing) for the block."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a+b") as handle:
+    with storage(path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(path, "a+b")  # noqa: SIM115 - closed below, after the lock is released
+    with handle:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
         try:
             yield
@@ -139,7 +150,7 @@ class GuideStore:
         """Raise GuideError before any change when guides/ or its state cannot be written."""
         for folder in (self.dir, self._confined(REVIEW_DIR), self._confined(HISTORY_DIR)):
             if folder.exists() and not os.access(folder, os.W_OK | os.X_OK):
-                raise GuideError(
+                raise StorageError(
                     "is not writable; nothing was changed: make it writable "
                     f"(chmod u+w {folder}) or run a read-only command",
                     path=folder,
@@ -147,7 +158,7 @@ class GuideStore:
                 )
         audit = self.audit_path
         if audit.exists() and not os.access(audit, os.W_OK):
-            raise GuideError(
+            raise StorageError(
                 f"is not writable; nothing was changed: make it writable (chmod u+w {audit})",
                 path=audit,
                 rule="guide.readonly",
@@ -192,7 +203,8 @@ class GuideStore:
     def write_review(self, guide_id: str, text: str, *, pending: bool = False) -> None:
         """Write the review state (or pending state) of a guide atomically."""
         path = self.pending_path(guide_id) if pending else self.review_path(guide_id)
-        atomic_write_text(path, text)
+        with storage(path):
+            atomic_write_text(path, text)
 
     def drop_pending(self, guide_id: str) -> None:
         """Remove a guide's pending state once it is applied or abandoned."""
@@ -220,7 +232,8 @@ class GuideStore:
                 if revision.digest == digest:
                     return revision
             revision = self._next_revision(guide_id, kept, digest)
-            atomic_write_text(revision.path, text)
+            with storage(revision.path):
+                atomic_write_text(revision.path, text)
             return revision
 
     def _next_revision(self, guide_id: str, kept: list[Revision], digest: str) -> Revision:
@@ -260,7 +273,8 @@ class GuideStore:
         if doc is None or doc.content_hash != content_hash or doc.meta.status == status:
             return
         doc.meta.status = status
-        atomic_write_text(self.path(guide_id), serialize(doc))
+        with storage(self.path(guide_id)):
+            atomic_write_text(self.path(guide_id), serialize(doc))
 
     def write(self, doc: GuideDoc) -> None:
         """Write a guide atomically, keeping the previous and the new version as revisions."""

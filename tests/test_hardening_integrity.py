@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -12,9 +13,21 @@ from functools import partial
 from pathlib import Path
 
 import pytest
-from test_review import RECORDS, generate
+from test_review import (
+    EDITED_STEP,
+    FEATURES,
+    RECORDS,
+    SEARCH,
+    STEP,
+    STREAM,
+    generate,
+    hand_edit,
+    make_review_workspace,
+    run,
+)
 
 from generator import review
+from generator.errors import GuideError
 from generator.project import Project
 
 REPO = Path(__file__).resolve().parent.parent
@@ -32,6 +45,7 @@ TO_STATE = {
 DRIVER = """
 import sys
 from generator import review
+from generator.errors import GuideError
 from generator.errors import ReviewError
 from generator.project import Project
 
@@ -236,3 +250,204 @@ def test_a1_a_kill_at_every_durable_step_of_every_transition_recovers(tmp_path: 
         TRANSITIONS[action](Project(base), key)
     print(f"killed at {points} durable steps")
     assert points >= len(plan) * 2
+
+
+# --- A2, A5, B9, B14, E22, E24, E25 ----------------------------------------------------------
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Path:
+    return make_review_workspace(tmp_path / "ws")
+
+
+def cli(root: Path, *args: str) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-m", "generator", "--root", str(root), *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120)
+
+
+def test_a2_a_torn_audit_tail_is_mended_and_a_bad_line_does_not_hide_the_rest(ws: Path) -> None:
+    audit_path = ws / "guides" / ".audit.jsonl"
+    review.approve(Project(ws), SEARCH, by="ada")
+    with audit_path.open("a", encoding="utf-8") as handle:
+        handle.write('{"time": "2026-11-30T00:00:00Z", "actor": "a", "act')
+    approved = cli(ws, "review", "approve", STREAM, "--by", "alice")
+    assert approved.returncode == 0, approved.stderr
+    lines = audit_path.read_text(encoding="utf-8").splitlines()
+    for line in lines:
+        json.loads(line)  # every line whole: the torn one was dropped, not appended onto
+    assert [e.action for e in review.log(Project(ws), STREAM)] == ["revise", "approve"]
+    shown = cli(ws, "review", "log")
+    assert shown.returncode == 0 and f"{STREAM} approve by alice" in shown.stdout
+    # A bad line in the middle is reported with its file and number; the rest is shown.
+    lines.insert(1, "not json at all")
+    audit_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    shown = cli(ws, "review", "log")
+    assert shown.returncode == 1
+    assert f"{audit_path}: line 2 is not a valid audit entry" in shown.stderr
+    assert "Traceback" not in shown.stderr
+    assert f"{SEARCH} approve by ada" in shown.stdout
+    assert f"{STREAM} approve by alice" in shown.stdout
+
+
+def test_a5_review_list_shows_a_published_guide_whose_working_file_was_deleted(ws: Path) -> None:
+    review.approve(Project(ws), SEARCH, by="ada")
+    review.mark_published(Project(ws), [SEARCH])
+    (ws / "guides" / f"{SEARCH}.md").unlink()
+    listed = cli(ws, "review", "list")
+    assert listed.returncode == 0, listed.stderr
+    line = next(line for line in listed.stdout.splitlines() if line.startswith(SEARCH))
+    assert "published" in line and "working file missing" in line
+    assert f"guides/{SEARCH}.md is missing" in line
+    rows = json.loads(cli(ws, "review", "list", "--json").stdout)["guides"]
+    row = next(row for row in rows if row["id"] == SEARCH)
+    assert row["status"] == "published" and row["missing_file"] and row["live_published"]
+    assert review.read_state(Project(ws), SEARCH).status == "published"
+
+
+BAD_IDS = ["../../elsewhere/planted", "../x", "/tmp/planted-abs", "evil\n", "Caps", "a.b", ""]
+RESERVED = ["con", "nul", "aux", "prn", "com1", "com9", "lpt1", "lpt9", "-"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("review", "approve", "{id}", "--by", "m"),
+        ("review", "approve", SEARCH, "{id}", "--by", "m"),
+        ("review", "reject", "{id}", "--by", "m", "--note", "n"),
+        ("review", "withdraw", "{id}", "--by", "m", "--reason", "superseded"),
+        ("review", "show", "{id}"),
+        ("review", "diff", "{id}"),
+        ("review", "log", "{id}"),
+        ("check", "{id}"),
+        ("generate", "--backend", "offline", "{id}"),
+        ("verify", "--manual", "{id}", "--by", "m"),
+        ("verify", "{id}"),
+        ("logs", "--guide", "{id}"),
+    ],
+    ids=lambda args: "-".join(a for a in args if not a.startswith("{") and a != SEARCH)[:40],
+)
+def test_b9_every_command_line_id_is_validated(ws: Path, args: tuple[str, ...]) -> None:
+    outside = ws.parent
+    before = sorted(str(p) for p in outside.rglob("*") if ws not in p.parents and p != ws)
+    for bad in [*BAD_IDS, *RESERVED]:
+        result = run(ws, *(bad if a == "{id}" else a for a in args))
+        assert result.exit_code == 2, (bad, result.output)
+        assert "is not a guide id" in result.output, (bad, result.output)
+    after = sorted(str(p) for p in outside.rglob("*") if ws not in p.parents and p != ws)
+    assert after == before
+    assert review.read_state(Project(ws), SEARCH) is None  # nothing was approved
+
+
+def test_b9_the_library_refuses_ids_that_are_paths(ws: Path) -> None:
+    for bad in [*BAD_IDS, *RESERVED]:
+        with pytest.raises(GuideError, match="is not a guide id"):
+            review.approve(Project(ws), bad, by="m")
+    assert not (ws.parent / "elsewhere").exists()
+
+
+@pytest.mark.parametrize("folder", [".review", ".history"])
+def test_b14_state_folders_linked_outside_the_root_are_refused(ws: Path, folder: str) -> None:
+    outside = ws.parent / f"outside{folder}"
+    link = ws / "guides" / folder
+    if link.exists():
+        link.rename(outside)
+    else:
+        outside.mkdir()
+    link.symlink_to(outside)
+    before = sorted(outside.rglob("*"))
+    result = cli(ws, "review", "approve", SEARCH, "--by", "m")
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert f"{link}: is a symlink to {outside}, outside the workspace" in result.stderr
+    assert sorted(outside.rglob("*")) == before
+    # A link that resolves inside the root is fine.
+    link.unlink()
+    inside = ws / "state" / folder.lstrip(".")
+    inside.parent.mkdir()
+    outside.rename(inside)
+    link.symlink_to(inside)
+    result = cli(ws, "review", "approve", SEARCH, "--by", "m")
+    assert result.returncode == 0, result.stderr
+    assert review.read_state(Project(ws), SEARCH).status == "approved"
+
+
+def test_e22_a_non_utf8_state_file_makes_one_guide_unreadable(ws: Path) -> None:
+    from generator.publish import select_guides
+
+    review.approve(Project(ws), SEARCH, by="ada")
+    review.approve(Project(ws), STREAM, by="ada")
+    state_path = ws / "guides" / ".review" / f"{SEARCH}.json"
+    state_path.write_bytes(b"\xff\xfe{")
+    listed = cli(ws, "review", "list")
+    assert listed.returncode == 0 and "Traceback" not in listed.stderr
+    lines = {line.split()[0]: line for line in listed.stdout.splitlines()[1:]}
+    assert "unreadable" in lines[SEARCH] and f"{state_path}: is not UTF-8" in lines[SEARCH]
+    assert "approved" in lines[STREAM] and "draft" in lines[FEATURES]
+    with pytest.raises(GuideError, match="is not UTF-8"):
+        review.read_state(Project(ws), SEARCH)
+    chosen, left_out = select_guides(Project(ws), preview=False)
+    assert [guide.id for guide in chosen] == [STREAM]
+    assert "is not UTF-8" in left_out[SEARCH]
+    refused = cli(ws, "review", "approve", SEARCH, "--by", "bob")
+    assert refused.returncode == 1 and f"{state_path}: is not UTF-8" in refused.stderr
+
+
+def run_read_only(root: Path, *args: str) -> subprocess.CompletedProcess:
+    """Run the CLI with guides/ on a read-only mount (as root) or without write permission."""
+    guides = root / "guides"
+    command = [sys.executable, "-m", "generator", "--root", str(root), *args]
+    if os.geteuid() != 0:
+        for path in [guides, *guides.rglob("*")]:
+            path.chmod(path.stat().st_mode & ~0o222)
+        try:
+            return subprocess.run(command, capture_output=True, text=True, timeout=120)
+        finally:
+            for path in [guides, *guides.rglob("*")]:
+                path.chmod(path.stat().st_mode | 0o200)
+    script = f'mount --bind -o ro "{guides}" "{guides}" && exec "$@"'
+    wrapped = ["unshare", "-m", "sh", "-c", script, "sh", *command]
+    probe = subprocess.run(["unshare", "-m", "true"], capture_output=True)
+    if probe.returncode != 0:
+        pytest.skip("cannot make a read-only mount here")
+    return subprocess.run(wrapped, capture_output=True, text=True, timeout=120)
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    return {str(p): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_e24_read_only_guides_reading_works_and_writing_fails_first(ws: Path) -> None:
+    review.approve(Project(ws), STREAM, by="ada")
+    hand_edit(ws, SEARCH, STEP, EDITED_STEP)
+    before = tree(ws / "guides")
+    for args in (["review", "list"], ["review", "show", SEARCH], ["check"], ["review", "log"]):
+        result = run_read_only(ws, *args)
+        assert result.returncode == 0, (args, result.stderr)
+        assert "Traceback" not in result.stderr
+    listed = run_read_only(ws, "review", "list").stdout
+    assert "approved" in next(line for line in listed.splitlines() if line.startswith(STREAM))
+    refused = run_read_only(ws, "review", "approve", SEARCH, "--by", "bob")
+    assert refused.returncode == 3, refused.stderr
+    assert "Traceback" not in refused.stderr
+    assert f"{ws / 'guides'}: is not writable; nothing was changed" in refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1
+    assert tree(ws / "guides") == before
+
+
+def test_e25_a_full_disk_gives_one_clear_line_and_changes_nothing(ws: Path) -> None:
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full")
+    audit_path = ws / "guides" / ".audit.jsonl"
+    review.approve(Project(ws), STREAM, by="ada")
+    audit_path.unlink()
+    audit_path.symlink_to("/dev/full")  # every write to the audit log fails with ENOSPC
+    result = cli(ws, "review", "approve", SEARCH, "--by", "bob")
+    assert result.returncode == 3
+    assert "Traceback" not in result.stderr
+    message = result.stderr.strip()
+    assert len(message.splitlines()) == 1
+    assert message.startswith(f"error: {audit_path}: No space left on device (ENOSPC)")
+    assert "free some space" in message
+    project = Project(ws)
+    assert review.read_state(project, SEARCH) is None
+    assert not list((ws / "guides" / ".review").glob("*.pending"))
+    assert project.guides.read(SEARCH).meta.status == "draft"

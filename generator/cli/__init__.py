@@ -5,6 +5,7 @@ One module per command group; importing them registers their commands on `cli`.
 
 from __future__ import annotations
 
+import sqlite3
 import sys
 
 import click
@@ -12,7 +13,7 @@ import click
 from generator.cli import check, generate, review, site, sources, verify  # noqa: F401
 from generator.cli.common import fail
 from generator.cli.root import cli
-from generator.errors import ConfigError, PrepguideError
+from generator.errors import ConfigError, PrepguideError, StorageError
 
 __all__ = ["cli", "main"]
 
@@ -31,5 +32,15 @@ def main() -> None:
         sys.exit(1)
     except ConfigError as exc:
         fail(str(exc), 2)
+    except StorageError as exc:
+        fail(str(exc), 3)
     except PrepguideError as exc:
         fail(str(exc), 1)
+    except OSError as exc:
+        fail(str(StorageError.from_os(exc)), 3)
+    except sqlite3.Error as exc:
+        fail(
+            f"database error: {exc}; if a file under .prepguide/ is damaged, move it aside "
+            "and run again; if the disk is full, free some space",
+            3,
+        )

@@ -7,13 +7,13 @@ import sys
 
 import click
 
-from generator.cli.common import Context, pass_ctx
+from generator.cli.common import Context, guide_ids, pass_ctx
 from generator.cli.root import cli
 from generator.gate import blocked, check_guides
 
 
 @cli.command()
-@click.argument("ids", nargs=-1)
+@click.argument("ids", nargs=-1, callback=guide_ids)
 @click.option("--json", "as_json", is_flag=True, help="Print findings as JSON.")
 @pass_ctx
 def check(ctx: Context, ids, as_json: bool) -> None:

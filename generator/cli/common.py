@@ -8,12 +8,24 @@ from pathlib import Path
 import click
 
 from generator.project import Project
+from generator.sources import is_valid_id
 
 
 def fail(message: str, code: int = 1) -> None:
     """Print an error to stderr and exit with a code."""
     click.echo(f"error: {message}", err=True)
     sys.exit(code)
+
+
+def guide_ids(_ctx: click.Context, _param: click.Parameter, value):
+    """Click callback: refuse an id that is not a valid guide id (a path, a reserved name)."""
+    for item in value if isinstance(value, tuple) else (value,):
+        if item is not None and not is_valid_id(item):
+            raise click.BadParameter(
+                f"{item!r} is not a guide id: use 1-80 characters of a-z, 0-9 and '-' "
+                "(not a path, not a reserved name such as con or nul)"
+            )
+    return value
 
 
 class Context:

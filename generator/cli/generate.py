@@ -14,6 +14,7 @@ from generator.calllog import read_calls
 from generator.cli.common import (
     Context,
     generate_options,
+    guide_ids,
     pass_ctx,
     report_source_problems,
     with_options,
@@ -118,7 +119,7 @@ class _Progress:
 
 
 @cli.command()
-@click.argument("ids", nargs=-1)
+@click.argument("ids", nargs=-1, callback=guide_ids)
 @with_options(generate_options)
 @pass_ctx
 def generate(ctx: Context, ids, backend, model, concurrency, force, dry_run, no_cache) -> None:
@@ -130,7 +131,9 @@ def generate(ctx: Context, ids, backend, model, concurrency, force, dry_run, no_
 
 @cli.command()
 @click.option("-n", "--count", type=click.IntRange(min=1), default=20, show_default=True)
-@click.option("--guide", "guide_id", default=None, help="Only calls for this guide id.")
+@click.option(
+    "--guide", "guide_id", default=None, callback=guide_ids, help="Only calls for this guide id."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the calls as JSON.")
 @pass_ctx
 def logs(ctx: Context, count: int, guide_id: str | None, as_json: bool) -> None:

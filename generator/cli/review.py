@@ -9,9 +9,9 @@ from functools import partial
 import click
 
 from generator import review as review_mod
-from generator.cli.common import Context, fail, pass_ctx
+from generator.cli.common import Context, fail, guide_ids, pass_ctx
 from generator.cli.root import cli
-from generator.errors import PrepguideError
+from generator.errors import PrepguideError, StorageError
 
 
 @cli.group()
@@ -45,7 +45,7 @@ def review_list(ctx: Context, status: str | None, as_json: bool) -> None:
 
 
 @review.command("show")
-@click.argument("guide_id")
+@click.argument("guide_id", callback=guide_ids)
 @pass_ctx
 def review_show(ctx: Context, guide_id: str) -> None:
     """Show one guide's status, provenance, findings, evidence and text."""
@@ -88,7 +88,7 @@ def review_show(ctx: Context, guide_id: str) -> None:
 
 
 @review.command("diff")
-@click.argument("guide_id")
+@click.argument("guide_id", callback=guide_ids)
 @click.option("--published", is_flag=True, help="Diff against the live (approved) version.")
 @pass_ctx
 def review_diff(ctx: Context, guide_id: str, published: bool) -> None:
@@ -107,11 +107,16 @@ def review_diff(ctx: Context, guide_id: str, published: bool) -> None:
         click.echo(diff.text())
 
 
-def _apply(action, guide_ids, **kwargs) -> None:
+def _apply(project, action, guide_ids, **kwargs) -> None:
+    project.guides.check_writable()  # fail before any change, not once per guide
+    for repaired in review_mod.repair(project):
+        click.echo(f"{repaired}: finished a review action an interrupted run left", err=True)
     refused = 0
     for guide_id in guide_ids:
         try:
             outcome = action(guide_id=guide_id, **kwargs)
+        except StorageError:
+            raise  # the disk or its permissions: every other guide would fail the same way
         except PrepguideError as exc:
             click.echo(f"refused: {exc}", err=True)
             refused += 1
@@ -125,27 +130,27 @@ def _apply(action, guide_ids, **kwargs) -> None:
 
 
 @review.command("approve")
-@click.argument("guide_ids", nargs=-1, required=True)
+@click.argument("guide_ids", nargs=-1, required=True, callback=guide_ids)
 @click.option("--by", required=True, metavar="NAME", help="The reviewer.")
 @click.option("--note", default=None)
 @pass_ctx
 def review_approve(ctx: Context, guide_ids, by: str, note: str | None) -> None:
     """Approve the exact current text of guides with no error findings."""
-    _apply(partial(review_mod.approve, ctx.project), guide_ids, by=by, note=note)
+    _apply(ctx.project, partial(review_mod.approve, ctx.project), guide_ids, by=by, note=note)
 
 
 @review.command("reject")
-@click.argument("guide_id")
+@click.argument("guide_id", callback=guide_ids)
 @click.option("--by", required=True, metavar="NAME", help="The reviewer.")
 @click.option("--note", required=True, help="Why: what must change.")
 @pass_ctx
 def review_reject(ctx: Context, guide_id: str, by: str, note: str) -> None:
     """Reject a draft with a note."""
-    _apply(partial(review_mod.reject, ctx.project), [guide_id], by=by, note=note)
+    _apply(ctx.project, partial(review_mod.reject, ctx.project), [guide_id], by=by, note=note)
 
 
 @review.command("withdraw")
-@click.argument("guide_id")
+@click.argument("guide_id", callback=guide_ids)
 @click.option("--by", required=True, metavar="NAME", help="The reviewer.")
 @click.option(
     "--reason", required=True, type=click.Choice(review_mod.WITHDRAW_REASONS, case_sensitive=False)
@@ -153,16 +158,20 @@ def review_reject(ctx: Context, guide_id: str, by: str, note: str) -> None:
 @pass_ctx
 def review_withdraw(ctx: Context, guide_id: str, by: str, reason: str) -> None:
     """Take a guide off the next publish."""
-    _apply(partial(review_mod.withdraw, ctx.project), [guide_id], by=by, reason=reason)
+    action = partial(review_mod.withdraw, ctx.project)
+    _apply(ctx.project, action, [guide_id], by=by, reason=reason)
 
 
 @review.command("log")
-@click.argument("guide_id", required=False)
+@click.argument("guide_id", required=False, callback=guide_ids)
 @click.option("--json", "as_json", is_flag=True, help="Print entries as JSON Lines.")
 @pass_ctx
 def review_log(ctx: Context, guide_id: str | None, as_json: bool) -> None:
-    """Print the audit trail, oldest first."""
-    for entry in review_mod.log(ctx.project, guide_id):
+    """Print the audit trail, oldest first; report unreadable lines and show the rest."""
+    trail = review_mod.audit_log(ctx.project, guide_id)
+    for problem in trail.problems:
+        click.echo(f"{'warning' if problem.rule == 'audit.torn' else 'error'}: {problem}", err=True)
+    for entry in trail.entries:
         if as_json:
             click.echo(entry.model_dump_json())
             continue
@@ -173,6 +182,8 @@ def review_log(ctx: Context, guide_id: str | None, as_json: bool) -> None:
             f"[{(entry.content_hash or '-')[:12]}] {made} prompt {(entry.prompt_hash or '-')[:12]} "
             f"source {(entry.source_hash or '-')[:12]}" + (f" - {entry.note}" if entry.note else "")
         )
+    if any(problem.rule != "audit.torn" for problem in trail.problems):
+        sys.exit(1)
 
 
 @review.command("serve")

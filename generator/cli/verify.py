@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from generator.cli.common import Context, fail, pass_ctx, report_source_problems
+from generator.cli.common import Context, fail, guide_ids, pass_ctx, report_source_problems
 from generator.cli.root import cli
 
 if TYPE_CHECKING:
@@ -43,11 +43,17 @@ def _verify_summary(rows: list[VerifyRow]) -> None:
 
 
 @cli.command()
-@click.argument("ids", nargs=-1)
+@click.argument("ids", nargs=-1, callback=guide_ids)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON row per URL.")
 @click.option("--concurrency", type=click.IntRange(min=1), default=None, help="Hosts at once.")
 @click.option("--force", is_flag=True, help="Re-check links already checked today.")
-@click.option("--manual", "manual_id", metavar="ID", help="Record an editor's check of a record.")
+@click.option(
+    "--manual",
+    "manual_id",
+    metavar="ID",
+    callback=guide_ids,
+    help="Record an editor's check of a record.",
+)
 @click.option("--by", metavar="NAME", help="The editor, with --manual.")
 @click.option("--url", "manual_url", metavar="URL", help="With --manual: only this URL.")
 @pass_ctx
