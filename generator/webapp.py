@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hmac
-import re
+import ipaddress
 import secrets
 from pathlib import Path
 
@@ -14,12 +14,42 @@ from werkzeug.serving import BaseWSGIServer
 from werkzeug.serving import make_server as werkzeug_server
 
 from generator import review
-from generator.errors import PrepguideError
+from generator.errors import ConfigError, PrepguideError
 from generator.markdown import to_html
 from generator.project import Project
+from generator.sources import is_valid_id
 
-GUIDE_ID = re.compile(r"^[a-z0-9-]{1,80}$")
-LOCAL_HOSTS = {"127.0.0.1", "localhost", "[::1]"}
+LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
+MAX_REQUEST_BYTES = 256 * 1024  # the forms hold a name and a note
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'none'; object-src 'none'; base-uri 'none'; "
+        "form-action 'self'; frame-ancestors 'none'"
+    ),
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
+
+
+def host_name(header: str) -> str:
+    """Return the host of a Host header without its port, brackets removed from IPv6."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header[1 : header.find("]")] if "]" in header else header
+    return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
+
+
+def is_loopback(host: str) -> bool:
+    """Return True for an address or name that only this machine can reach."""
+    host = host_name(host)
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def evidence(row: review.GuideReview) -> tuple[list[review.Claim], list[dict]]:
@@ -40,30 +70,44 @@ def evidence(row: review.GuideReview) -> tuple[list[review.Claim], list[dict]]:
     return claims, shown
 
 
-def create_app(root: Path, *, secret: str | None = None) -> Flask:
+def create_app(
+    root: Path, *, secret: str | None = None, allow_hosts: tuple[str, ...] = ()
+) -> Flask:
     """Build the review app for one workspace; the CSRF token lives as long as the process."""
-    app = Flask(__name__, template_folder="templates")
+    app = Flask(
+        __name__,
+        template_folder="templates",
+        static_folder="templates/review/static",
+        static_url_path="/static",
+    )
     app.jinja_env.undefined = StrictUndefined
     token = secret or secrets.token_urlsafe(32)
     app.config["CSRF_TOKEN"] = token
-    app.config["ALLOWED_HOSTS"] = set()
+    app.config["ALLOWED_HOSTS"] = LOCAL_HOSTS | {host_name(h) for h in allow_hosts}
+    app.config["MAX_CONTENT_LENGTH"] = MAX_REQUEST_BYTES
 
     def project() -> Project:
         return Project(root)
 
     @app.before_request
-    def local_only():
-        host = (request.host or "").rsplit(":", 1)[0]
-        allowed = app.config.get("ALLOWED_HOSTS")
-        if allowed is not None and host not in allowed and host not in LOCAL_HOSTS:
-            abort(400, f"unexpected Host header {request.host!r}")
+    def guard():
+        if host_name(request.host or "") not in app.config["ALLOWED_HOSTS"]:
+            abort(400, f"unexpected Host header {request.host!r}; see review serve --allow-host")
+        # Refuse a large body before anything reads it (the CSRF check parses the form).
+        if (request.content_length or 0) > MAX_REQUEST_BYTES:
+            abort(413, f"refused: requests are limited to {MAX_REQUEST_BYTES // 1024} KB")
+
+    @app.after_request
+    def secure(response):
+        response.headers.update(SECURITY_HEADERS)
+        return response
 
     @app.context_processor
     def globals_():
         return {"csrf_token": token, "statuses": review.STATUSES}
 
     def known(guide_id: str, proj: Project) -> None:
-        if not GUIDE_ID.match(guide_id) or guide_id not in proj.guides.ids():
+        if not is_valid_id(guide_id) or guide_id not in proj.guides.ids():
             abort(404, f"no guide {guide_id!r}")
 
     @app.get("/")
@@ -85,6 +129,7 @@ def create_app(root: Path, *, secret: str | None = None) -> Flask:
             previous = published = None
             problem = str(exc)
         html = Markup(to_html(row.doc.body)) if row.doc else Markup("")
+        originals = proj.originals(row.source) if row.source else []
         page = render_template(
             "review/guide.html",
             row=row,
@@ -97,6 +142,7 @@ def create_app(root: Path, *, secret: str | None = None) -> Flask:
             message=message or problem,
             ok=ok,
             reasons=review.WITHDRAW_REASONS,
+            source_checked=originals[0].checked if originals else None,
         )
         return page, code
 
@@ -146,15 +192,25 @@ def create_app(root: Path, *, secret: str | None = None) -> Flask:
     @app.errorhandler(400)
     @app.errorhandler(403)
     @app.errorhandler(404)
+    @app.errorhandler(413)
     def refused(error):
         return render_template("review/error.html", error=error), error.code
 
     return app
 
 
-def make_server(root: Path, host: str = "127.0.0.1", port: int = 0) -> BaseWSGIServer:
-    """Return a threaded server for the review app (port 0 picks a free port)."""
-    app = create_app(root)
-    if host not in ("127.0.0.1", "localhost", "::1"):
-        app.config["ALLOWED_HOSTS"] = None
+def make_server(
+    root: Path, host: str = "127.0.0.1", port: int = 0, allow_hosts: tuple[str, ...] = ()
+) -> BaseWSGIServer:
+    """Return a threaded server for the review app (port 0 picks a free port).
+
+    Beyond loopback it serves only the Host names in allow_hosts, and needs at least one.
+    """
+    if not is_loopback(host) and not allow_hosts:
+        raise ConfigError(
+            f"refusing to listen on {host} without --allow-host: name the host names or "
+            "addresses reviewers will use (e.g. --allow-host review.example.lan)",
+            rule="review.serve",
+        )
+    app = create_app(root, allow_hosts=allow_hosts)
     return werkzeug_server(host, port, app, threaded=True)

@@ -11,7 +11,7 @@ import click
 from generator import review as review_mod
 from generator.cli.common import Context, fail, guide_ids, pass_ctx
 from generator.cli.root import cli
-from generator.errors import PrepguideError, StorageError
+from generator.errors import ConfigError, PrepguideError, StorageError
 
 
 @cli.group()
@@ -189,17 +189,30 @@ def review_log(ctx: Context, guide_id: str | None, as_json: bool) -> None:
 @review.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True)
+@click.option(
+    "--allow-host",
+    "allow_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="A Host name reviewers use; needed (one or more) to listen beyond loopback.",
+)
 @pass_ctx
-def review_serve(ctx: Context, host: str, port: int) -> None:
+def review_serve(ctx: Context, host: str, port: int, allow_hosts: tuple[str, ...]) -> None:
     """Serve the review page (local only by default)."""
     try:
         from generator import webapp
     except ImportError as exc:
         fail(f"the review page needs Flask: pip install 'prepguide[review]' ({exc})", 2)
-    server = webapp.make_server(ctx.project.workspace.root, host, port)
+    try:
+        server = webapp.make_server(ctx.project.workspace.root, host, port, allow_hosts)
+    except ConfigError as exc:
+        fail(str(exc), 2)
     click.echo(f"review page on http://{host}:{server.server_port}/ (Ctrl-C to stop)")
-    if host not in ("127.0.0.1", "localhost", "::1"):
-        click.echo("warning: listening beyond this machine; anyone who can reach it can review")
+    if not webapp.is_loopback(host):
+        click.echo(
+            "warning: listening beyond this machine for "
+            f"{', '.join(allow_hosts)}; anyone who can reach it can review"
+        )
     try:
         server.serve_forever()
     except KeyboardInterrupt:
