@@ -451,3 +451,14 @@ def test_e25_a_full_disk_gives_one_clear_line_and_changes_nothing(ws: Path) -> N
     assert review.read_state(project, SEARCH) is None
     assert not list((ws / "guides" / ".review").glob("*.pending"))
     assert project.guides.read(SEARCH).meta.status == "draft"
+
+
+def test_i14_review_list_columns_line_up_with_long_ids(ws: Path) -> None:
+    long_id = "a-very-long-guide-id-that-runs-past-the-forty-character-column"
+    text = (ws / "sources" / f"{SEARCH}.yaml").read_text(encoding="utf-8")
+    unique = text.replace("url: https://", "url: https://long.", 1)
+    (ws / "sources" / f"{long_id}.yaml").write_text(unique, encoding="utf-8")
+    generate(ws, long_id)
+    lines = cli(ws, "review", "list").stdout.splitlines()
+    starts = {line.index(" draft ") for line in lines[1:]}
+    assert starts == {lines[0].index(" STATUS ")}, lines

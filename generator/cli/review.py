@@ -33,13 +33,14 @@ def review_list(ctx: Context, status: str | None, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps({"guides": [row.as_json() for row in rows]}, indent=2))
         return
-    click.echo(f"{'ID':40} {'STATUS':10} {'ERR':>3} {'WARN':>4}  FLAGS")
+    width = max([40, *(len(row.id) for row in rows)])
+    click.echo(f"{'ID':{width}} {'STATUS':10} {'ERR':>3} {'WARN':>4}  FLAGS")
     for row in rows:
         live = ""
         if row.live and row.status not in ("approved", "published"):
             live = f"  [live: {'published' if row.live.published_at else 'approved'} version]"
         click.echo(
-            f"{row.id:40} {row.status:10} {row.errors:>3} {row.warnings:>4}  {_flag_text(row)}"
+            f"{row.id:{width}} {row.status:10} {row.errors:>3} {row.warnings:>4}  {_flag_text(row)}"
             f"{live}" + (f"  ({row.problem})" if row.problem else "")
         )
 
