@@ -119,13 +119,18 @@ def recover(project: Project, guide_id: str) -> None:
     project.guides.drop_pending(guide_id)
 
 
-def repair(project: Project) -> list[str]:
-    """Recover every guide a killed run left mid-transition; return their ids."""
-    ids = project.guides.pending_ids()
-    for guide_id in ids:
-        with project.guides.review_lock(guide_id):
-            recover(project, guide_id)
-    return ids
+def repair(project: Project) -> tuple[list[str], list[GuideError]]:
+    """Recover every guide a killed run left mid-transition; return them and any unreadable."""
+    done, problems = [], []
+    for guide_id in project.guides.pending_ids():
+        try:
+            with project.guides.review_lock(guide_id):
+                recover(project, guide_id)
+        except GuideError as exc:
+            problems.append(exc)
+        else:
+            done.append(guide_id)
+    return done, problems
 
 
 def commit(project: Project, state: ReviewState, entry: audit.AuditEntry) -> None:

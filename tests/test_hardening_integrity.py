@@ -237,7 +237,7 @@ def test_a1_a_kill_at_every_durable_step_of_every_transition_recovers(tmp_path: 
                 break
             points += 1
             assert_state_matches_audit(root, [key])
-            review.repair(Project(root))
+            assert review.repair(Project(root))[1] == []
             state = review.read_state(Project(root), key)
             if state is None or state.status != TO_STATE[action]:
                 TRANSITIONS[action](Project(root), key)  # the rerun
@@ -430,6 +430,12 @@ def test_e24_read_only_guides_reading_works_and_writing_fails_first(ws: Path) ->
     assert "Traceback" not in refused.stderr
     assert f"{ws / 'guides'}: is not writable; nothing was changed" in refused.stderr
     assert len(refused.stderr.strip().splitlines()) == 1
+    assert tree(ws / "guides") == before
+    # Any other writer fails at the CLI boundary with one line naming the path (exit 3).
+    generated = run_read_only(ws, "generate", "--backend", "offline", "--force")
+    assert generated.returncode == 3 and "Traceback" not in generated.stderr
+    assert "error: " + str(ws / "guides") in generated.stderr
+    assert "read-only" in generated.stderr or "not writable" in generated.stderr
     assert tree(ws / "guides") == before
 
 

@@ -110,8 +110,11 @@ def review_diff(ctx: Context, guide_id: str, published: bool) -> None:
 
 def _apply(project, action, guide_ids, **kwargs) -> None:
     project.guides.check_writable()  # fail before any change, not once per guide
-    for repaired in review_mod.repair(project):
-        click.echo(f"{repaired}: finished a review action an interrupted run left", err=True)
+    repaired, problems = review_mod.repair(project)
+    for guide_id in repaired:
+        click.echo(f"{guide_id}: settled a review action an interrupted run left", err=True)
+    for problem in problems:
+        click.echo(f"warning: {problem}", err=True)
     refused = 0
     for guide_id in guide_ids:
         try:
