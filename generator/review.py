@@ -282,6 +282,18 @@ def queue(project: Project, status: str | None = None) -> list[GuideReview]:
     return [row for row in rows if status is None or row.status == status]
 
 
+def _read_revision(path, guide_id: str) -> GuideDoc:
+    """Parse a kept revision; raise GuideError when it is missing or not UTF-8."""
+    try:
+        return parse(path.read_text(encoding="utf-8"), str(path))
+    except FileNotFoundError as exc:
+        problem = "the approved revision is missing; restore it or approve the guide again"
+        raise GuideError(problem, path=path, record_id=guide_id, rule="review.live") from exc
+    except UnicodeDecodeError as exc:
+        problem = "the approved revision is not UTF-8; restore it or approve the guide again"
+        raise GuideError(problem, path=path, record_id=guide_id, rule="review.live") from exc
+
+
 def live_version(
     project: Project, guide_id: str, state: ReviewState | None = None
 ) -> LiveGuide | None:
@@ -291,15 +303,7 @@ def live_version(
         return None
     live = state.live
     path = project.guides.history_dir(guide_id) / live.revision
-    try:
-        doc = parse(path.read_text(encoding="utf-8"), str(path))
-    except FileNotFoundError as exc:
-        raise GuideError(
-            "the approved revision is missing; restore it or approve the guide again",
-            path=path,
-            record_id=guide_id,
-            rule="review.live",
-        ) from exc
+    doc = _read_revision(path, guide_id)
     if doc.content_hash != live.content_hash:
         raise GuideError(
             "the approved revision no longer matches its approved hash; approve the guide again",
@@ -539,8 +543,7 @@ def mark_published(
                     "first_published": state.first_published or now().date(),
                 }
             )
-            path = project.guides.history_dir(guide_id) / live.revision
-            doc = parse(path.read_text(encoding="utf-8"), str(path))
+            doc = _read_revision(project.guides.history_dir(guide_id) / live.revision, guide_id)
             _transition(
                 project,
                 doc,

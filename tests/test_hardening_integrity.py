@@ -388,11 +388,16 @@ def test_e22_a_non_utf8_state_file_makes_one_guide_unreadable(ws: Path) -> None:
     lines = {line.split()[0]: line for line in listed.stdout.splitlines()[1:]}
     assert "unreadable" in lines[SEARCH] and f"{state_path}: is not UTF-8" in lines[SEARCH]
     assert "approved" in lines[STREAM] and "draft" in lines[FEATURES]
+    assert len(lines) == 3
     with pytest.raises(GuideError, match="is not UTF-8"):
         review.read_state(Project(ws), SEARCH)
+    review.approve(Project(ws), FEATURES, by="ada")
+    live = review.read_state(Project(ws), FEATURES).live
+    (ws / "guides" / ".history" / FEATURES / live.revision).write_bytes(b"\xff\xfe---")
     chosen, left_out = select_guides(Project(ws), preview=False)
     assert [guide.id for guide in chosen] == [STREAM]
     assert "is not UTF-8" in left_out[SEARCH]
+    assert "the approved revision is not UTF-8" in left_out[FEATURES]
     refused = cli(ws, "review", "approve", SEARCH, "--by", "bob")
     assert refused.returncode == 1 and f"{state_path}: is not UTF-8" in refused.stderr
 
