@@ -147,19 +147,20 @@ class GuideStore:
         return sorted(name for name in names if is_valid_id(name))
 
     def check_writable(self) -> None:
-        """Raise GuideError before any change when guides/ or its state cannot be written."""
+        """Raise StorageError before any change when guides/ or its state cannot be written."""
         for folder in (self.dir, self._confined(REVIEW_DIR), self._confined(HISTORY_DIR)):
             if folder.exists() and not os.access(folder, os.W_OK | os.X_OK):
                 raise StorageError(
-                    "is not writable; nothing was changed: make it writable "
-                    f"(chmod u+w {folder}) or run a read-only command",
+                    "is not writable (permissions or a read-only file system); nothing was "
+                    "changed: make it writable or run a read-only command",
                     path=folder,
                     rule="guide.readonly",
                 )
         audit = self.audit_path
         if audit.exists() and not os.access(audit, os.W_OK):
             raise StorageError(
-                f"is not writable; nothing was changed: make it writable (chmod u+w {audit})",
+                "is not writable (permissions or a read-only file system); nothing was "
+                "changed: make it writable",
                 path=audit,
                 rule="guide.readonly",
             )

@@ -439,7 +439,7 @@ def test_e24_read_only_guides_reading_works_and_writing_fails_first(ws: Path) ->
     refused = run_read_only(ws, "review", "approve", SEARCH, "--by", "bob")
     assert refused.returncode == 3, refused.stderr
     assert "Traceback" not in refused.stderr
-    assert f"{ws / 'guides'}: is not writable; nothing was changed" in refused.stderr
+    assert f"{ws / 'guides'}: is not writable (permissions or a read-only" in refused.stderr
     assert len(refused.stderr.strip().splitlines()) == 1
     assert tree(ws / "guides") == before
     # Any other writer fails at the CLI boundary with one line naming the path (exit 3).
