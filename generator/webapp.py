@@ -212,5 +212,5 @@ def make_server(
             "addresses reviewers will use (e.g. --allow-host review.example.lan)",
             rule="review.serve",
         )
-    app = create_app(root, allow_hosts=allow_hosts)
+    app = create_app(root, allow_hosts=(*allow_hosts, host) if is_loopback(host) else allow_hosts)
     return werkzeug_server(host, port, app, threaded=True)
