@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from urllib.parse import urlsplit
 
 from generator.drafting import Drafter
 from generator.errors import ConfigError
@@ -38,6 +39,32 @@ def _env(name: str) -> str | None:
     return os.environ.get(name, "").strip() or None
 
 
+def base_url() -> str:
+    """Return OPENAI_BASE_URL (or OpenAI's), refusing one that cannot be an http(s) URL."""
+    import httpx2
+
+    url = _env("OPENAI_BASE_URL") or DEFAULT_BASE_URL
+    problem = None
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises for a port out of range
+        httpx2.URL(url)
+    except (ValueError, httpx2.InvalidURL) as exc:
+        problem = str(exc)
+    else:
+        if parts.scheme not in ("http", "https"):
+            problem = "the scheme must be http or https"
+        elif not parts.hostname:
+            problem = "it names no host"
+    if problem is not None:
+        raise ConfigError(
+            f"{url!r} is not a usable URL ({problem}); set it like http://localhost:8000/v1",
+            field="OPENAI_BASE_URL",
+            rule="llm.base_url",
+        )
+    return url
+
+
 def make_openai_drafter(project: Project, model: str | None, *, cache: bool = True) -> Drafter:
     """Build the OpenAI drafter from OPENAI_API_KEY, OPENAI_BASE_URL and the model settings."""
     from openai import AsyncOpenAI
@@ -45,6 +72,7 @@ def make_openai_drafter(project: Project, model: str | None, *, cache: bool = Tr
     from generator.calllog import CallLog
     from generator.llm import OpenAIDrafter
     from generator.llmcache import ResponseCache
+    from generator.llmhttp import bounded_http_client
     from generator.prompts import PromptSet
 
     key = _env("OPENAI_API_KEY")
@@ -58,9 +86,10 @@ def make_openai_drafter(project: Project, model: str | None, *, cache: bool = Tr
     prompts = PromptSet(project.workspace.prompts_dir, project.settings.site.name)
     client = AsyncOpenAI(
         api_key=key,
-        base_url=_env("OPENAI_BASE_URL") or DEFAULT_BASE_URL,
+        base_url=base_url(),
         timeout=settings.timeout,
         max_retries=settings.max_retries,
+        http_client=bounded_http_client(settings.timeout),
     )
     state = project.workspace.state_dir
     return OpenAIDrafter(

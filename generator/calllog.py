@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from generator.fsio import open_sqlite
+from generator.llmcache import open_checked
 
 LOG_NAME = "llm-calls.sqlite3"
 SCHEMA = """
@@ -22,9 +22,20 @@ create table if not exists calls (
     latency_ms integer not null,
     retries integer not null,
     cached integer not null,
-    outcome text not null
+    outcome text not null,
+    backend text not null default 'openai',
+    via text not null default 'online',
+    batch_id text,
+    cached_tokens integer not null default 0
 )
 """
+# Columns added after the first release; an older log gets them on open, keeping its rows.
+ADDED = (
+    "backend text not null default 'openai'",
+    "via text not null default 'online'",
+    "batch_id text",
+    "cached_tokens integer not null default 0",
+)
 COLUMNS = (
     "time",
     "model",
@@ -37,6 +48,10 @@ COLUMNS = (
     "retries",
     "cached",
     "outcome",
+    "backend",
+    "via",
+    "batch_id",
+    "cached_tokens",
 )
 
 
@@ -55,6 +70,10 @@ class CallRecord:
     cached: bool = False
     outcome: str = "ok"
     time: str = ""
+    backend: str = "openai"
+    via: str = "online"
+    batch_id: str | None = None
+    cached_tokens: int = 0
 
 
 class CallLog:
@@ -62,7 +81,12 @@ class CallLog:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._db = open_sqlite(path, SCHEMA)
+        self._db, aside = open_checked(path, SCHEMA, "calls", ("id", *COLUMNS), ADDED)
+        self.notice = (
+            f"{path} could not be read; kept it as {aside.name} and started a new call log"
+            if aside
+            else None
+        )
         self._insert = (
             f"insert into calls ({', '.join(COLUMNS)}) values ({', '.join('?' * len(COLUMNS))})"
         )
@@ -103,11 +127,18 @@ class CallLog:
 
 def read_calls(state_dir: Path, limit: int = 20, guide_id: str | None = None) -> list[CallRecord]:
     """Read the latest calls of a workspace, or none when nothing was logged yet."""
+    return read_log(state_dir, limit, guide_id)[0]
+
+
+def read_log(
+    state_dir: Path, limit: int = 20, guide_id: str | None = None
+) -> tuple[list[CallRecord], str | None]:
+    """Read the latest calls, and a notice when a damaged log had to be set aside."""
     path = state_dir / LOG_NAME
     if not path.exists():
-        return []
+        return [], None
     log = CallLog(path)
     try:
-        return log.recent(limit, guide_id)
+        return log.recent(limit, guide_id), log.notice
     finally:
         log.close()

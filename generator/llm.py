@@ -7,13 +7,12 @@ import json
 import re
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 import openai
 from openai import AsyncOpenAI
 from openai.lib._parsing import type_to_response_format_param
-from openai.types.chat import ChatCompletion
-from pydantic import ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from generator.calllog import CallLog, CallRecord
 from generator.draft import Draft
@@ -67,6 +66,74 @@ def validate_content(content: str, source: Source) -> tuple[Draft | None, list[s
     return (None, problems[:MAX_ERRORS_SENT]) if problems else (draft, [])
 
 
+_Count = Annotated[StrictInt, Field(ge=0)]
+
+
+class _Lenient(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+
+class PromptTokenDetails(_Lenient):
+    cached_tokens: _Count | None = None
+
+
+class CompletionUsage(_Lenient):
+    prompt_tokens: _Count | None = None
+    completion_tokens: _Count | None = None
+    total_tokens: _Count | None = None
+    prompt_tokens_details: PromptTokenDetails | None = None
+
+    @property
+    def cached_tokens(self) -> int:
+        details = self.prompt_tokens_details
+        return (details.cached_tokens or 0) if details else 0
+
+
+class CompletionMessage(_Lenient):
+    content: str | None = None
+    refusal: str | None = None
+
+
+class CompletionChoice(_Lenient):
+    message: CompletionMessage
+    finish_reason: str | None = None
+
+
+class Completion(_Lenient):
+    """The parts of a chat completion the drafter reads, validated: a server may send anything."""
+
+    model: str | None = None
+    choices: list[CompletionChoice]
+    usage: CompletionUsage | None = None
+
+
+class UnusableResponse(ValueError):
+    """A 200 answer that is not a chat completion (an HTML page, nonsense usage, ...)."""
+
+
+def parse_completion(
+    body: bytes | str | dict, content_type: str = "application/json"
+) -> Completion:
+    """Validate a chat completion body; raise UnusableResponse saying what is wrong with it."""
+    try:
+        if isinstance(body, dict):
+            return Completion.model_validate(body)
+        return Completion.model_validate_json(body)
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        if first["type"] == "json_invalid":
+            text = body.decode("utf-8", "replace") if isinstance(body, bytes) else str(body)
+            kind = content_type.split(";")[0].strip() or "no content type"
+            raise UnusableResponse(
+                f"the server answered with {kind}, not a chat completion "
+                f"(is OPENAI_BASE_URL right?): {_squash(text)[:80]!r}"
+            ) from None
+        loc = ".".join(str(part) for part in first["loc"]) or "answer"
+        raise UnusableResponse(
+            f"the answer is not a valid chat completion: {loc}: {first['msg']}"
+        ) from None
+
+
 def _retries_of(request: Any) -> int:
     try:
         return int(request.headers.get("x-stainless-retry-count", 0))
@@ -76,7 +143,7 @@ def _retries_of(request: Any) -> int:
 
 @dataclass(frozen=True)
 class _Answer:
-    completion: ChatCompletion
+    completion: Completion
     latency: float
     retries: int
 
@@ -112,6 +179,7 @@ class OpenAIDrafter:
         self.cache = cache
         self.log = log
         self._log_commit: asyncio.TimerHandle | None = None
+        self.notices = [store.notice for store in (cache, log) if store and store.notice]
         self._schema_tokens = len(json.dumps(RESPONSE_FORMAT)) // 4
 
     def estimate_prompt_tokens(self, source: Source) -> int:
@@ -149,7 +217,7 @@ class OpenAIDrafter:
                 self._log_completion(source, attempt, answer, "error: no choices")
                 raise DraftError("the model returned no choices", record_id=source.key)
             choice = completion.choices[0]
-            refusal = getattr(choice.message, "refusal", None)
+            refusal = choice.message.refusal
             if refusal:
                 self._log_completion(source, attempt, answer, "refusal")
                 raise DraftError(f"the model refused: {_squash(refusal)}", record_id=source.key)
@@ -201,7 +269,17 @@ class OpenAIDrafter:
                 response_format=RESPONSE_FORMAT,
                 max_completion_tokens=max_tokens,
             )
-            completion = raw.parse()
+            http = raw.http_response
+            completion = parse_completion(http.content, http.headers.get("content-type", ""))
+        except UnusableResponse as exc:
+            self._log(
+                source,
+                attempt,
+                outcome="error: response",
+                retries=raw.retries_taken,
+                latency=time.perf_counter() - started,
+            )
+            raise DraftError(str(exc), record_id=source.key) from None
         except openai.APIError as exc:
             failed = self._translate(exc, source)
             self._log(
@@ -251,6 +329,7 @@ class OpenAIDrafter:
             outcome=outcome,
             prompt_tokens=(usage.prompt_tokens or 0) if usage else 0,
             completion_tokens=(usage.completion_tokens or 0) if usage else 0,
+            cached_tokens=usage.cached_tokens if usage else 0,
             latency=answer.latency,
             retries=answer.retries,
             model=completion.model or self.model,
@@ -264,6 +343,7 @@ class OpenAIDrafter:
         outcome: str,
         prompt_tokens: int = 0,
         completion_tokens: int = 0,
+        cached_tokens: int = 0,
         latency: float = 0.0,
         retries: int = 0,
         cached: bool = False,
@@ -279,6 +359,7 @@ class OpenAIDrafter:
                 attempt=attempt,
                 prompt_tokens=prompt_tokens,
                 completion_tokens=completion_tokens,
+                cached_tokens=cached_tokens,
                 latency_ms=round(latency * 1000),
                 retries=retries,
                 cached=cached,

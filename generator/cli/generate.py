@@ -10,7 +10,7 @@ from dataclasses import asdict
 import click
 
 from generator.backends import make_drafter, resolve_backend
-from generator.calllog import read_calls
+from generator.calllog import read_log
 from generator.cli.common import (
     Context,
     generate_options,
@@ -42,6 +42,8 @@ def run_generate(
         ok = False
     chosen = resolve_backend(backend)
     drafter = make_drafter(project, chosen, model, cache=not (no_cache or dry_run))
+    for notice in getattr(drafter, "notices", ()):
+        click.echo(f"warning: {notice}", err=True)
     plan = plan_generation(project, drafter, list(ids) or None, force)
     todo = [item for item in plan if item.action == "generate"]
     click.echo(
@@ -138,7 +140,9 @@ def generate(ctx: Context, ids, backend, model, concurrency, force, dry_run, no_
 @pass_ctx
 def logs(ctx: Context, count: int, guide_id: str | None, as_json: bool) -> None:
     """Show the latest LLM calls: time, model, prompt, guide, tokens, latency, outcome."""
-    calls = read_calls(ctx.project.workspace.state_dir, count, guide_id)
+    calls, notice = read_log(ctx.project.workspace.state_dir, count, guide_id)
+    if notice:
+        click.echo(f"warning: {notice}", err=True)
     if as_json:
         click.echo(json.dumps({"calls": [asdict(call) for call in calls]}, indent=2))
         return

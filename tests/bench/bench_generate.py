@@ -1,6 +1,6 @@
 """Benchmark `prepguide generate` with the openai backend against the fake server; print figures.
 
-Usage: python tests/bench/bench_generate.py [--n 1200] [--latency 0.5] [--concurrency 32]
+Usage: python tests/bench/bench_generate.py [--n 1200] [--latency 0.3] [--concurrency 32]
                                             [--baseline-n 40] [--bare-calls N]
 
 It times the whole CLI run as a subprocess (start-up included) and reports its CPU time per
@@ -8,7 +8,7 @@ guide next to the CPU time of one bare SDK call (`chat.completions.create` with 
 the same fake, the same N and C), plus a sequential (C=1) baseline on a smaller N. It compares
 like with like: our whole process against the bare script's whole process, and our CPU without
 start-up (the CPU of a --dry-run on the same records) against the bare call's loop alone.
-Targets at N=1200, L=500 ms, C=32: efficiency >= 0.85; our CPU per guide <= 2x a bare SDK call.
+Targets at N=1200, L=300 ms, C=32: efficiency >= 0.85; our CPU per guide <= 2x a bare SDK call.
 """
 
 from __future__ import annotations
@@ -131,7 +131,7 @@ def measure(tmp: Path, n: int, latency: float, concurrency: int) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description="Benchmark generate against the fake server.")
     parser.add_argument("--n", type=int, default=1200)
-    parser.add_argument("--latency", type=float, default=0.5, help="seconds per request")
+    parser.add_argument("--latency", type=float, default=0.3, help="seconds per request")
     parser.add_argument("--concurrency", type=int, default=32)
     parser.add_argument("--baseline-n", type=int, default=40, help="N for the C=1 baseline")
     parser.add_argument(

@@ -31,6 +31,14 @@ Requests with no matching action get the default draft. Actions:
   ``Reply(lambda req: {**draft_for(req), "interpretation": "49. Visit https://evil.example"})``.
 - ``Raw(status, body, headers={})``: any HTTP status and raw body bytes/text.
 
+Hostile answers (hardening):
+
+- ``Html(body)``: HTTP 200 with ``Content-Type: text/html`` (a captive portal, a wrong URL).
+- ``BadUsage(usage)``: HTTP 200, a valid draft, but ``usage`` replaced by any value
+  (a string, negative counts, ...).
+- ``Huge(size)``: HTTP 200 with a JSON-typed body of ``size`` bytes, generated as it is sent.
+- ``Drip(rate)``: HTTP 200 with a valid completion sent at ``rate`` bytes per second.
+
 ``FakeOpenAI(served_model="gpt-4o-mini-2024-07-18")`` answers with a snapshot name, as OpenAI
 does. Counters: ``request_count``, ``peak_concurrency``, ``requests`` (parsed JSON bodies, in
 arrival order) and ``reset()``.
@@ -164,6 +172,57 @@ class Raw:
     headers: dict[str, str] = field(default_factory=dict)
 
 
+# --- Hostile answers (hardening) -------------------------------------------------------------
+
+
+@dataclass
+class Html:
+    body: str = "<!doctype html><html><head><title>Sign in to Wi-Fi</title></head></html>"
+
+
+@dataclass
+class BadUsage:
+    usage: Any = "lots"
+
+
+@dataclass
+class Huge:
+    size: int = 200 * 1024 * 1024
+
+
+@dataclass
+class Drip:
+    rate: float = 1.0
+
+
+@dataclass
+class Streamed:
+    """A body sent piece by piece: `length` bytes from `chunks`, as the handler writes them."""
+
+    length: int
+    chunks: Any
+    content_type: str = "application/json"
+
+
+def _huge_chunks(size: int):
+    chunk = b" " * 65536
+    sent = 0
+    while sent < size:
+        part = chunk[: size - sent]
+        sent += len(part)
+        yield part
+
+
+def _drip_chunks(data: bytes, rate: float, stopping: threading.Event):
+    for index in range(len(data)):
+        if stopping.wait(1.0 / rate):
+            return
+        yield data[index : index + 1]
+
+
+# --- end of hostile answers ------------------------------------------------------------------
+
+
 @dataclass
 class _Scripted:
     action: Any
@@ -277,6 +336,18 @@ class FakeOpenAI:
         if isinstance(action, Raw):
             data = action.body.encode() if isinstance(action.body, str) else action.body
             return action.status, data, dict(action.headers)
+        if isinstance(action, Html):
+            return 200, Streamed(len(action.body.encode()), [action.body.encode()], "text/html"), {}
+        if isinstance(action, Huge):
+            return 200, Streamed(action.size, _huge_chunks(action.size)), {}
+        if isinstance(action, Drip):
+            data = self._completion(body, json.dumps(draft_for(body)), "stop", None)
+            return 200, Streamed(len(data), _drip_chunks(data, action.rate, self._stopping)), {}
+        if isinstance(action, BadUsage):
+            completion = json.loads(
+                self._completion(body, json.dumps(draft_for(body)), "stop", None)
+            )
+            return 200, json.dumps({**completion, "usage": action.usage}).encode(), {}
         good = json.dumps(draft_for(body))
         content: str | None = good
         finish = "stop"
@@ -336,14 +407,23 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
         """Stay quiet."""
 
-    def _send(self, status: int, data: bytes, headers: dict[str, str]) -> None:
+    def _send(self, status: int, data: bytes | Streamed, headers: dict[str, str]) -> None:
         reason = self.responses.get(status, ("",))[0]
-        lines = [f"HTTP/1.1 {status} {reason}", "Content-Type: application/json"]
-        lines += [f"Content-Length: {len(data)}", "Connection: keep-alive"]
+        streamed = data if isinstance(data, Streamed) else None
+        kind = streamed.content_type if streamed else "application/json"
+        length = streamed.length if streamed else len(data)
+        lines = [f"HTTP/1.1 {status} {reason}", f"Content-Type: {kind}"]
+        lines += [f"Content-Length: {length}", "Connection: keep-alive"]
         lines += [f"{name}: {value}" for name, value in headers.items()]
         head = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
         try:
-            self.wfile.write(head + data)
+            if streamed is None:
+                self.wfile.write(head + data)
+                return
+            self.wfile.write(head)
+            for chunk in streamed.chunks:
+                self.wfile.write(chunk)
+                self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
 
