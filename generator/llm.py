@@ -6,7 +6,7 @@ import asyncio
 import json
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 import openai
@@ -134,6 +134,35 @@ def parse_completion(
         ) from None
 
 
+@dataclass(frozen=True)
+class Verdict:
+    """What one answer means: ok (a draft), invalid (re-ask), length, or a failure."""
+
+    outcome: str
+    content: str = ""
+    draft: Draft | None = None
+    errors: list[str] = field(default_factory=list)
+    failure: str | None = None
+
+
+def judge(completion: Completion, source: Source) -> Verdict:
+    """Judge a validated completion exactly as the online path does, for any transport."""
+    if not completion.choices:
+        return Verdict("error: no choices", failure="the model returned no choices")
+    choice = completion.choices[0]
+    if choice.message.refusal:
+        return Verdict("refusal", failure=f"the model refused: {_squash(choice.message.refusal)}")
+    if choice.finish_reason == "content_filter":
+        return Verdict("content_filter", failure="the answer was blocked by the content filter")
+    if choice.finish_reason == "length":
+        return Verdict("length")
+    content = choice.message.content or ""
+    draft, errors = validate_content(content, source)
+    if draft is not None:
+        return Verdict("ok", content, draft)
+    return Verdict("invalid", content, errors=errors)
+
+
 def _retries_of(request: Any) -> int:
     try:
         return int(request.headers.get("x-stainless-retry-count", 0))
@@ -187,19 +216,40 @@ class OpenAIDrafter:
         chars = sum(len(message["content"]) for message in self.prompts.messages(source))
         return chars // 4 + self._schema_tokens
 
+    def request_body(self, messages: list, max_tokens: int | None = None) -> dict[str, Any]:
+        """Return the Chat Completions request body, the same online and in a batch file."""
+        return {
+            "model": self.model,
+            "messages": messages,
+            "response_format": RESPONSE_FORMAT,
+            "max_completion_tokens": max_tokens or self.max_tokens,
+        }
+
+    def cache_key(self, messages: list) -> str:
+        """Return the cache key of a first request with these messages."""
+        params = {"max_completion_tokens": self.max_tokens}
+        return request_key(self.model, messages, RESPONSE_FORMAT, params)
+
+    def cached(self, source: Source, key: str) -> DraftResult | None:
+        """Return a valid cached draft for this request key, logging the hit, or None."""
+        hit = self.cache.get(key) if self.cache is not None else None
+        if hit is None:
+            return None
+        draft, _ = validate_content(hit.content, source)
+        if draft is None:
+            return None
+        self._log(source, 0, outcome="ok", cached=True)
+        return DraftResult(draft=draft, usage=Usage(**hit.usage), model=self.model)
+
     async def draft(self, source: Source) -> DraftResult:
         """Draft one guide, re-asking at most twice with only the errors."""
         messages = self.prompts.messages(source)
         key = None
         if self.cache is not None:
-            params = {"max_completion_tokens": self.max_tokens}
-            key = request_key(self.model, messages, RESPONSE_FORMAT, params)
-            hit = self.cache.get(key)
+            key = self.cache_key(messages)
+            hit = self.cached(source, key)
             if hit is not None:
-                draft, errors = validate_content(hit.content, source)
-                if draft is not None:
-                    self._log(source, 0, outcome="ok", cached=True)
-                    return DraftResult(draft=draft, usage=Usage(**hit.usage), model=self.model)
+                return hit
         usage = Usage()
         max_tokens = self.max_tokens
         bumped = False
@@ -213,20 +263,8 @@ class OpenAIDrafter:
                 usage.prompt_tokens += completion.usage.prompt_tokens or 0
                 usage.completion_tokens += completion.usage.completion_tokens or 0
                 usage.total_tokens += completion.usage.total_tokens or 0
-            if not completion.choices:
-                self._log_completion(source, attempt, answer, "error: no choices")
-                raise DraftError("the model returned no choices", record_id=source.key)
-            choice = completion.choices[0]
-            refusal = choice.message.refusal
-            if refusal:
-                self._log_completion(source, attempt, answer, "refusal")
-                raise DraftError(f"the model refused: {_squash(refusal)}", record_id=source.key)
-            if choice.finish_reason == "content_filter":
-                self._log_completion(source, attempt, answer, "content_filter")
-                raise DraftError(
-                    "the answer was blocked by the content filter", record_id=source.key
-                )
-            if choice.finish_reason == "length":
+            verdict = judge(completion, source)
+            if verdict.outcome == "length":
                 self._log_completion(source, attempt, answer, "length")
                 if bumped:
                     raise DraftError(
@@ -237,8 +275,10 @@ class OpenAIDrafter:
                 bumped = True
                 max_tokens *= 2
                 continue
-            content = choice.message.content or ""
-            draft, errors = validate_content(content, source)
+            if verdict.failure:
+                self._log_completion(source, attempt, answer, verdict.outcome)
+                raise DraftError(verdict.failure, record_id=source.key)
+            content, draft, errors = verdict.content, verdict.draft, verdict.errors
             if draft is not None:
                 self._log_completion(source, attempt, answer, "ok")
                 if self.cache is not None and key is not None:
@@ -264,10 +304,7 @@ class OpenAIDrafter:
         started = time.perf_counter()
         try:
             raw = await self.client.chat.completions.with_raw_response.create(
-                model=self.model,
-                messages=messages,
-                response_format=RESPONSE_FORMAT,
-                max_completion_tokens=max_tokens,
+                **self.request_body(messages, max_tokens)
             )
             http = raw.http_response
             completion = parse_completion(http.content, http.headers.get("content-type", ""))

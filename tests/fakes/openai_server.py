@@ -58,6 +58,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from .batch_api import BatchAPI, LineError  # noqa: F401 - LineError is scripted by tests
+
 SOURCE_BLOCK = re.compile(r"<source-data (\w+)>\n(.*?)\n</source-data \1>", re.DOTALL)
 FIELD = re.compile(r"^(Company|Title|Summary|Notes|Scale|Techniques|Stack):[ ]?", re.MULTILINE)
 SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9])")
@@ -235,8 +237,8 @@ def _error_body(status: int, message: str, kind: str, code: str | None = None) -
     return json.dumps({"error": error}).encode()
 
 
-class FakeOpenAI:
-    """A threaded HTTP server on 127.0.0.1 speaking the Chat Completions API."""
+class FakeOpenAI(BatchAPI):
+    """A threaded HTTP server on 127.0.0.1 speaking the Chat Completions, Files and Batch APIs."""
 
     def __init__(
         self, latency: float = 0.0, port: int = 0, served_model: str | None = None
@@ -250,6 +252,8 @@ class FakeOpenAI:
         self.request_count = 0
         self.in_flight = 0
         self.peak_concurrency = 0
+        self.tokens = {"prompt": 0, "completion": 0}
+        self._init_batches()
         self._httpd = _Server(("127.0.0.1", port), _Handler)
         self._httpd.fake = self
         self._thread: threading.Thread | None = None
@@ -318,6 +322,10 @@ class FakeOpenAI:
         action = self._take(raw)
         if self.latency:
             self._stopping.wait(self.latency)
+        return self.answer(action, body)
+
+    def answer(self, action: Any, body: dict) -> tuple[int, bytes | Streamed, dict[str, str]]:
+        """Answer a chat request body with a scripted action (None: the default draft)."""
         if isinstance(action, Hang):
             self._stopping.wait(action.seconds)
             return 500, _error_body(500, "hung", "server_error"), {}
@@ -374,6 +382,8 @@ class FakeOpenAI:
         completion_tokens = len(content or refusal or "") // 4 + 1
         with self._lock:
             number = self.request_count
+            self.tokens["prompt"] += prompt_tokens
+            self.tokens["completion"] += completion_tokens
         message = {"role": "assistant", "content": content, "refusal": refusal}
         return json.dumps(
             {
@@ -427,7 +437,20 @@ class _Handler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
 
+    def _batch_api(self, method: str) -> bool:
+        answer = self.server.fake.route_batch_api(method, self.path, self)
+        if answer is None:
+            return False
+        self._send(*answer)
+        return True
+
+    def do_GET(self) -> None:
+        if not self._batch_api("GET"):
+            self._send(404, _error_body(404, f"no route {self.path}", "not_found"), {})
+
     def do_POST(self) -> None:
+        if self._batch_api("POST"):
+            return
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length).decode("utf-8")
         if self.path.rstrip("/") != "/v1/chat/completions":
