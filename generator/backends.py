@@ -65,7 +65,9 @@ def base_url() -> str:
     return url
 
 
-def make_openai_drafter(project: Project, model: str | None, *, cache: bool = True) -> Drafter:
+def make_openai_drafter(
+    project: Project, model: str | None, *, cache: bool = True, need_key: bool = True
+) -> Drafter:
     """Build the OpenAI drafter from OPENAI_API_KEY, OPENAI_BASE_URL and the model settings."""
     from openai import AsyncOpenAI
 
@@ -75,7 +77,7 @@ def make_openai_drafter(project: Project, model: str | None, *, cache: bool = Tr
     from generator.llmhttp import bounded_http_client
     from generator.prompts import PromptSet
 
-    key = _env("OPENAI_API_KEY")
+    key = _env("OPENAI_API_KEY") or (None if need_key else "unused")
     if key is None:
         raise ConfigError(
             "the openai backend needs OPENAI_API_KEY; set it, or use --backend offline",

@@ -26,7 +26,8 @@ create table if not exists calls (
     backend text not null default 'openai',
     via text not null default 'online',
     batch_id text,
-    cached_tokens integer not null default 0
+    cached_tokens integer not null default 0,
+    requested_model text
 )
 """
 # Columns added after the first release; an older log gets them on open, keeping its rows.
@@ -35,6 +36,7 @@ ADDED = (
     "via text not null default 'online'",
     "batch_id text",
     "cached_tokens integer not null default 0",
+    "requested_model text",
 )
 COLUMNS = (
     "time",
@@ -52,6 +54,7 @@ COLUMNS = (
     "via",
     "batch_id",
     "cached_tokens",
+    "requested_model",
 )
 
 
@@ -74,6 +77,7 @@ class CallRecord:
     via: str = "online"
     batch_id: str | None = None
     cached_tokens: int = 0
+    requested_model: str | None = None  # the name asked for, which prices are keyed by
 
 
 class CallLog:

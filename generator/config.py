@@ -26,7 +26,17 @@ class CheckSettings(_Section):
     freshness_days: int = Field(default=180, ge=1)
 
 
+class ModelPrice(_Section):
+    """Prices of one model in money per million tokens; nothing is assumed when absent."""
+
+    input: float = Field(ge=0)
+    output: float = Field(ge=0)
+    cached_input: float | None = Field(default=None, ge=0)
+    batch_discount: float = Field(default=0.0, ge=0, le=1)  # 0.5: batch costs half
+
+
 class LLMSettings(_Section):
+    prices: dict[str, ModelPrice] = {}
     model: str = "gpt-4o-mini"
     timeout: float = Field(default=60.0, gt=0)
     concurrency: int = Field(default=8, ge=1)

@@ -17,6 +17,7 @@ class DraftResult:
     draft: Draft
     usage: Usage = field(default_factory=Usage)
     model: str | None = None
+    batch_id: str | None = None  # set when the answer came through a batch file
 
 
 class Drafter(Protocol):

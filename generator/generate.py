@@ -96,6 +96,8 @@ def build_guide(project: Project, drafter: Drafter, source: Source, result) -> G
             source_hash=source.content_hash(),
             generated_at=iso(now()),
             usage=result.usage,
+            via="batch" if result.batch_id else None,
+            batch_id=result.batch_id,
         ),
         generated_hash=sha256_text(body),
     )

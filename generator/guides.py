@@ -49,6 +49,8 @@ class Provenance(BaseModel):
     source_hash: str
     generated_at: str
     usage: Usage = Usage()
+    via: Literal["batch"] | None = None  # drafted through a batch file, not online
+    batch_id: str | None = None
 
 
 class GuideMeta(BaseModel):
@@ -87,6 +89,9 @@ class GuideDoc:
 def serialize(doc: GuideDoc) -> str:
     """Render a guide file: front matter then body."""
     data = doc.meta.model_dump(mode="json")
+    for name in ("via", "batch_id"):
+        if data["provenance"][name] is None:
+            del data["provenance"][name]
     front = yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
     return f"---\n{front}---\n{doc.body}"
 

@@ -238,7 +238,7 @@ class OpenAIDrafter:
         draft, _ = validate_content(hit.content, source)
         if draft is None:
             return None
-        self._log(source, 0, outcome="ok", cached=True)
+        self.log_call(source, 0, outcome="ok", cached=True)
         return DraftResult(draft=draft, usage=Usage(**hit.usage), model=self.model)
 
     async def draft(self, source: Source) -> DraftResult:
@@ -309,7 +309,7 @@ class OpenAIDrafter:
             http = raw.http_response
             completion = parse_completion(http.content, http.headers.get("content-type", ""))
         except UnusableResponse as exc:
-            self._log(
+            self.log_call(
                 source,
                 attempt,
                 outcome="error: response",
@@ -319,7 +319,7 @@ class OpenAIDrafter:
             raise DraftError(str(exc), record_id=source.key) from None
         except openai.APIError as exc:
             failed = self._translate(exc, source)
-            self._log(
+            self.log_call(
                 source,
                 attempt,
                 outcome=failed.outcome,
@@ -360,7 +360,7 @@ class OpenAIDrafter:
     def _log_completion(self, source: Source, attempt: int, answer: _Answer, outcome: str) -> None:
         completion = answer.completion
         usage = completion.usage
-        self._log(
+        self.log_call(
             source,
             attempt,
             outcome=outcome,
@@ -372,7 +372,7 @@ class OpenAIDrafter:
             model=completion.model or self.model,
         )
 
-    def _log(
+    def log_call(
         self,
         source: Source,
         attempt: int,
@@ -385,7 +385,9 @@ class OpenAIDrafter:
         retries: int = 0,
         cached: bool = False,
         model: str | None = None,
+        batch_id: str | None = None,
     ) -> None:
+        """Add one call to the log (committed within half a second online, by the caller else)."""
         if self.log is None:
             return
         self.log.add(
@@ -401,9 +403,12 @@ class OpenAIDrafter:
                 retries=retries,
                 cached=cached,
                 outcome=outcome,
+                via="batch" if batch_id else "online",
+                batch_id=batch_id,
+                requested_model=self.model,
             )
         )
-        if self._log_commit is None:
+        if self._log_commit is None and not batch_id:
             self._log_commit = asyncio.get_running_loop().call_later(
                 LOG_COMMIT_DELAY, self._commit_log
             )

@@ -6,6 +6,7 @@ import asyncio
 import json
 import sys
 from dataclasses import asdict
+from pathlib import Path
 
 import click
 
@@ -13,6 +14,7 @@ from generator.backends import make_drafter, resolve_backend
 from generator.calllog import read_log
 from generator.cli.common import (
     Context,
+    fail,
     generate_options,
     guide_ids,
     pass_ctx,
@@ -22,6 +24,17 @@ from generator.cli.common import (
 from generator.cli.root import cli
 from generator.generate import GenerateReport, plan_generation, run_generation
 from generator.project import Project
+
+batch_options = [
+    click.option("--batch", is_flag=True, help="Submit the requests as OpenAI batches."),
+    click.option("--wait", is_flag=True, help="With --batch: poll until done, then collect."),
+    click.option("--batch-export", type=click.Path(dir_okay=False, path_type=Path)),
+    click.option("--batch-import", type=click.Path(dir_okay=False, exists=True, path_type=Path)),
+    click.option("--finish-online", is_flag=True, help="Re-ask rejected answers online."),
+    click.option("--poll", type=click.FloatRange(min=0), default=30.0, show_default=True),
+    click.option("--batch-max-requests", type=click.IntRange(min=1), default=None),
+    click.option("--batch-max-bytes", type=click.IntRange(min=1024), default=None),
+]
 
 
 def run_generate(
@@ -123,11 +136,22 @@ class _Progress:
 @cli.command()
 @click.argument("ids", nargs=-1, callback=guide_ids)
 @with_options(generate_options)
+@with_options(batch_options)
 @pass_ctx
-def generate(ctx: Context, ids, backend, model, concurrency, force, dry_run, no_cache) -> None:
-    """Draft guides for new or changed sources."""
+def generate(
+    ctx: Context, ids, backend, model, concurrency, force, dry_run, no_cache, **batch
+) -> None:
+    """Draft guides for new or changed sources (online, or through batch files)."""
     project = ctx.project
-    if not run_generate(project, ids, backend, model, concurrency, force, dry_run, no_cache):
+    if batch["batch"] or batch["batch_export"] or batch["batch_import"]:
+        from generator.cli.batch import run_batch_generate
+
+        if backend == "offline":
+            fail("batch files need the openai backend", 2)
+        ok = run_batch_generate(project, ids, model, force, dry_run, **batch)
+    else:
+        ok = run_generate(project, ids, backend, model, concurrency, force, dry_run, no_cache)
+    if not ok:
         sys.exit(1)
 
 

@@ -1,0 +1,303 @@
+"""Batch drafting: request files in the OpenAI batch JSONL format, submissions and their records.
+
+A submission record in .prepguide/batches/<submission>.json is written before anything is
+uploaded, and updated as each call returns (file id, then batch id). The batch carries the
+submission id in its metadata, so a batch whose creation reply was lost is found again through
+batches.list instead of being created twice.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from generator.clock import iso, now
+from generator.errors import PrepguideError
+from generator.fsio import atomic_write_bytes
+from generator.llmcache import set_aside
+from generator.sources import Source
+
+ENDPOINT = "/v1/chat/completions"
+WINDOW = "24h"
+MAX_REQUESTS = 50_000  # the provider's limits for one input file
+MAX_BYTES = 200 * 1024 * 1024
+METADATA_KEY = "prepguide_submission"
+TERMINAL = ("completed", "expired", "failed", "cancelled")
+MAX_ROUNDS = 2  # re-ask rounds after the first answer, as online
+
+
+class BatchError(PrepguideError):
+    """A batch or its record cannot be used as asked."""
+
+
+class BatchRequest(BaseModel):
+    """One request of a submission: which guide, which round, and what it was asked from."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    guide: str
+    round: int = 0
+    key: str
+    source_hash: str
+    prompt_hash: str
+    max_tokens: int
+    history: list[tuple[str, list[str]]] = []
+    usage: dict[str, int] = {}
+    state: Literal["sent", "done", "failed", "reask", "requeued", "stale", "kept"] = "sent"
+    note: str = ""
+
+
+class Submission(BaseModel):
+    """The record of one request file: kept until every answer in it was collected."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    model: str
+    created: str
+    state: Literal["prepared", "uploaded", "submitted", "collected", "exported", "cancelled"]
+    file_id: str | None = None
+    batch_id: str | None = None
+    status: str | None = None
+    counts: dict[str, int] = {}
+    requests: dict[str, BatchRequest]
+
+    @property
+    def open(self) -> bool:
+        return self.state in ("prepared", "uploaded", "submitted")
+
+
+def custom_id(guide: str, round_: int, key: str) -> str:
+    """Name a request by guide, round and cache key; answers are matched on it, not on order."""
+    return f"{guide}~{round_}~{key[:16]}"
+
+
+class BatchStore:
+    """The submission records and request files under .prepguide/batches/."""
+
+    def __init__(self, state_dir: Path) -> None:
+        self.dir = state_dir / "batches"
+        self.notices: list[str] = []
+
+    def path(self, submission_id: str) -> Path:
+        return self.dir / f"{submission_id}.json"
+
+    def input_path(self, submission_id: str) -> Path:
+        return self.dir / f"{submission_id}.input.jsonl"
+
+    def output_path(self, submission_id: str, kind: str) -> Path:
+        return self.dir / f"{submission_id}.{kind}.jsonl"
+
+    def save(self, submission: Submission) -> None:
+        """Write a record atomically and durably."""
+        self.dir.mkdir(parents=True, exist_ok=True)
+        atomic_write_bytes(self.path(submission.id), submission.model_dump_json().encode())
+
+    def load_all(self) -> list[Submission]:
+        """Read every record, oldest first; a damaged one is kept aside with a notice."""
+        records = []
+        for path in sorted(self.dir.glob("*.json")) if self.dir.is_dir() else []:
+            try:
+                records.append(Submission.model_validate_json(path.read_bytes()))
+            except (ValidationError, OSError, UnicodeDecodeError) as exc:
+                aside = set_aside(path)
+                self.notices.append(
+                    f"{path} could not be read ({type(exc).__name__}); kept it as {aside.name}"
+                )
+        return sorted(records, key=lambda record: (record.created, record.id))
+
+    def find(self, name: str) -> Submission:
+        """Find a record by submission id or batch id."""
+        for record in self.load_all():
+            if name in (record.id, record.batch_id):
+                return record
+        raise BatchError(f"no batch or submission {name!r} in {self.dir}", rule="batch")
+
+    def pending_guides(self) -> set[str]:
+        """Guides with a request in flight (submitted, not yet answered)."""
+        return {
+            request.guide
+            for record in self.load_all()
+            if record.open
+            for request in record.requests.values()
+            if request.state == "sent"
+        }
+
+
+def new_submission_id() -> str:
+    return f"sub-{now().strftime('%Y%m%dT%H%M%S')}-{secrets.token_hex(4)}"
+
+
+@dataclass
+class Line:
+    """One request to write: its custom id, its request record and its body."""
+
+    custom_id: str
+    request: BatchRequest
+    body: dict[str, Any]
+
+
+@dataclass
+class Part:
+    """A request file being written, split at the provider's limits."""
+
+    id: str
+    path: Path
+    requests: dict[str, BatchRequest] = field(default_factory=dict)
+    size: int = 0
+
+
+def write_parts(
+    store: BatchStore,
+    lines: Iterable[Line],
+    model: str,
+    *,
+    max_requests: int = MAX_REQUESTS,
+    max_bytes: int = MAX_BYTES,
+    state: Literal["prepared", "exported"] = "prepared",
+    target: Path | None = None,
+) -> list[Submission]:
+    """Stream request lines to JSONL files of at most max_requests and max_bytes each.
+
+    Each file gets its record (state `prepared`) before anything is uploaded. With a target
+    (export), everything goes into that one file, unsplit.
+    """
+    store.dir.mkdir(parents=True, exist_ok=True)
+    records: list[Submission] = []
+    part: Part | None = None
+    handle = None
+
+    def close() -> None:
+        nonlocal part, handle
+        if part is None:
+            return
+        handle.flush()
+        os.fsync(handle.fileno())
+        handle.close()
+        record = Submission(
+            id=part.id, model=model, created=iso(now()), state=state, requests=part.requests
+        )
+        store.save(record)
+        records.append(record)
+        part, handle = None, None
+
+    for line in lines:
+        data = (
+            json.dumps(
+                {"custom_id": line.custom_id, "method": "POST", "url": ENDPOINT, "body": line.body},
+                ensure_ascii=False,
+                separators=(",", ":"),
+            )
+            + "\n"
+        ).encode("utf-8")
+        if len(data) > max_bytes:
+            raise BatchError(
+                f"one request is {len(data)} bytes, over the {max_bytes}-byte file limit",
+                record_id=line.request.guide,
+                rule="batch.limit",
+            )
+        full = part is not None and (
+            len(part.requests) >= max_requests or part.size + len(data) > max_bytes
+        )
+        if full and target is None:
+            close()
+        if part is None:
+            submission = new_submission_id()
+            path = target or store.input_path(submission)
+            part, handle = Part(submission, path), open(path, "wb")  # noqa: SIM115
+        handle.write(data)
+        part.size += len(data)
+        part.requests[line.custom_id] = line.request
+    close()
+    return records
+
+
+def request_lines(drafter, sources: Iterable[Source], on_cached) -> Iterator[Line]:
+    """Build the first-round request of each source; answers already cached go to on_cached."""
+    for source in sources:
+        messages = drafter.prompts.messages(source)
+        key = drafter.cache_key(messages)
+        hit = drafter.cached(source, key)
+        if hit is not None:
+            on_cached(source, hit)
+            continue
+        request = BatchRequest(
+            guide=source.key,
+            key=key,
+            source_hash=source.content_hash(),
+            prompt_hash=drafter.prompt_hash,
+            max_tokens=drafter.max_tokens,
+        )
+        yield Line(custom_id(source.key, 0, key), request, drafter.request_body(messages))
+
+
+def follow_up_lines(drafter, sources: dict[str, Source], requests: list[BatchRequest]):
+    """Build the next round for re-asked requests: the first messages plus only the errors."""
+    for request in requests:
+        source = sources.get(request.guide)
+        if source is None:
+            continue
+        messages = drafter.prompts.messages(source)
+        for content, errors in request.history:
+            if errors:
+                messages += [{"role": "assistant", "content": content}]
+                messages += [drafter.prompts.repair(errors)]
+        round_ = request.round + 1
+        again = request.model_copy(update={"round": round_, "state": "sent", "note": ""})
+        body = drafter.request_body(messages, request.max_tokens)
+        yield Line(custom_id(request.guide, round_, request.key), again, body)
+
+
+async def submit(client, store: BatchStore, record: Submission) -> Submission:
+    """Upload a prepared file and create its batch, recording each id as it returns."""
+    if record.state == "prepared":
+        with open(store.input_path(record.id), "rb") as handle:
+            uploaded = await client.files.create(file=handle, purpose="batch")
+        record.file_id, record.state = uploaded.id, "uploaded"
+        store.save(record)
+    if record.state == "uploaded":
+        batch = await client.batches.create(
+            input_file_id=record.file_id,
+            endpoint=ENDPOINT,
+            completion_window=WINDOW,
+            metadata={METADATA_KEY: record.id},
+        )
+        record.batch_id, record.state, record.status = batch.id, "submitted", batch.status
+        store.save(record)
+    return record
+
+
+async def reconcile(client, store: BatchStore, records: list[Submission]) -> None:
+    """Adopt batches created for these records whose creation reply was lost (batches.list)."""
+    waiting = {r.id: r for r in records if r.state in ("prepared", "uploaded")}
+    if not waiting:
+        return
+    async for batch in client.batches.list(limit=100):
+        owner = (batch.metadata or {}).get(METADATA_KEY)
+        record = waiting.pop(owner, None)
+        if record is not None:
+            record.file_id = record.file_id or batch.input_file_id
+            record.batch_id, record.state, record.status = batch.id, "submitted", batch.status
+            store.save(record)
+        if not waiting:
+            return
+
+
+async def download(client, file_id: str, path: Path) -> Path:
+    """Stream a provider file to disk (temporary name, then rename)."""
+    part = path.with_name(path.name + ".part")
+    async with client.files.with_streaming_response.content(file_id) as response:
+        with open(part, "wb") as handle:
+            async for chunk in response.iter_bytes():
+                handle.write(chunk)
+            handle.flush()
+            os.fsync(handle.fileno())
+    os.replace(part, path)
+    return path

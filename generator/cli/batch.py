@@ -1,0 +1,275 @@
+"""The `batch` commands and `generate --batch`: submit, watch, collect and cancel batches."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+import click
+
+from generator.cli.common import Context, fail, pass_ctx, report_source_problems
+from generator.cli.root import cli
+from generator.project import Project
+
+
+def _drafter(project: Project, model: str | None, *, need_key: bool = True):
+    from generator.backends import make_openai_drafter
+
+    drafter = make_openai_drafter(project, model, need_key=need_key)
+    for notice in drafter.notices:
+        click.echo(f"warning: {notice}", err=True)
+    return drafter
+
+
+def _limits(max_requests: int | None, max_bytes: int | None):
+    from generator.batch_run import Limits
+
+    limits = Limits()
+    limits.max_requests = max_requests or limits.max_requests
+    limits.max_bytes = max_bytes or limits.max_bytes
+    return limits
+
+
+def _run(drafter, work):
+    async def go():
+        try:
+            return await work
+        finally:
+            await drafter.aclose()
+
+    return asyncio.run(go())
+
+
+def _counts(record) -> str:
+    counts = record.counts or {}
+    total = counts.get("total", len(record.requests))
+    return f"{counts.get('completed', 0)}/{total} done, {counts.get('failed', 0)} failed"
+
+
+def _submitted(record) -> None:
+    click.echo(f"submitted batch {record.batch_id} ({len(record.requests)} requests, {record.id})")
+
+
+def print_collected(record, report) -> bool:
+    """Print what collecting one batch did; return True when nothing failed."""
+    click.echo(
+        f"collected {record.batch_id} ({report.status}): {len(report.written)} written, "
+        f"{len(report.failed)} failed, {len(report.reasked)} re-asked, "
+        f"{len(report.requeued)} requeued, {len(report.stale)} stale, {len(report.kept)} kept"
+    )
+    for follow in report.follow_ups:
+        click.echo(f"submitted follow-up batch {follow.batch_id} ({len(follow.requests)} requests)")
+    for notice in report.notices:
+        click.echo(f"warning: {notice}", err=True)
+    for guide_id, reason in sorted(report.failed.items()):
+        click.echo(f"  failed {guide_id}: {reason}", err=True)
+    for guide_id in report.kept:
+        click.echo(f"  kept {guide_id}: edited by hand since submission", err=True)
+    return not report.failed
+
+
+def _finish_online(project, drafter, sources) -> bool:
+    from generator.generate import PlannedGuide, run_generation
+
+    if not sources:
+        return True
+    plan = [PlannedGuide(source, "generate", "finish online") for source in sources]
+    online = asyncio.run(run_generation(project, drafter, plan, concurrency=8))
+    click.echo(f"finished online: {len(online.generated)} written, {len(online.failed)} failed")
+    return not online.failed
+
+
+def run_batch_generate(
+    project: Project,
+    ids: tuple[str, ...],
+    model: str | None,
+    force: bool,
+    dry_run: bool,
+    *,
+    batch: bool,
+    wait: bool,
+    batch_export: Path | None,
+    batch_import: Path | None,
+    finish_online: bool,
+    poll: float,
+    batch_max_requests: int | None,
+    batch_max_bytes: int | None,
+) -> bool:
+    """Run one of generate --batch, --batch-export or --batch-import; True when all went well."""
+    from generator import batch_run
+
+    ok = report_source_problems(project) == 0
+    limits = _limits(batch_max_requests, batch_max_bytes)
+    if dry_run:
+        fail("--dry-run prints the batch estimate without --batch; drop --batch", 2)
+    if batch_export is not None:
+        drafter = _drafter(project, model, need_key=False)
+        records, cached = _run(
+            drafter, _export(batch_run, project, drafter, ids, force, batch_export)
+        )
+        count = sum(len(record.requests) for record in records)
+        click.echo(f"wrote {count} requests to {batch_export}; {len(cached.written)} from cache")
+        return ok
+    if batch_import is not None:
+        drafter = _drafter(project, model, need_key=False)
+        report = _run(drafter, batch_run.import_answers(project, drafter, batch_import))
+        report.status = "imported"
+
+        class _Named:
+            batch_id = str(batch_import)
+
+        return print_collected(_Named, report) and ok
+    drafter = _drafter(project, model)
+    click.echo(f"backend: openai via batch (model {drafter.model})")
+    started = _run(
+        drafter,
+        batch_run.start(project, drafter, list(ids) or None, force, limits, _submitted),
+    )
+    if started.cached.written:
+        click.echo(f"{len(started.cached.written)} written from cached answers, nothing sent")
+    if started.pending:
+        click.echo(f"{len(started.pending)} already in a submitted batch; not sent again")
+    if not (started.submitted or started.resumed):
+        click.echo(f"nothing to submit ({started.skipped} unchanged)")
+    if not wait:
+        return ok
+    return wait_and_collect(project, model, limits, poll, finish_online) and ok
+
+
+async def _export(batch_run, project, drafter, ids, force, target):
+    return batch_run.export(project, drafter, list(ids) or None, force, target)
+
+
+def wait_and_collect(project, model, limits, poll: float, finish_online: bool) -> bool:
+    """Poll with a progress line until every open batch ended and was collected."""
+    from generator import batch_run
+
+    drafter = _drafter(project, model)
+    results = []
+    terminal = sys.stderr.isatty()
+
+    def progress(records) -> None:
+        line = "; ".join(f"{r.batch_id} {r.status}, {_counts(r)}" for r in records) or "all done"
+        click.echo(("\r" if terminal else "") + f"waiting: {line}", err=True, nl=not terminal)
+
+    def collected(record, report) -> None:
+        if terminal:
+            click.echo("", err=True)
+        results.append((record, report))
+        print_collected(record, report)
+
+    work = batch_run.wait(
+        project,
+        drafter,
+        limits,
+        poll=poll,
+        on_progress=progress,
+        on_collected=collected,
+        finish_online=finish_online,
+    )
+    if finish_online:
+        asyncio.run(work)
+        online = [source for _, report in results for source in report.online]
+        ok = _finish_online(project, drafter, online)
+    else:
+        _run(drafter, work)
+        ok = True
+    return ok and all(not report.failed for _, report in results)
+
+
+@cli.group()
+def batch() -> None:
+    """OpenAI batches: status, list, collect, cancel."""
+
+
+@batch.command("list")
+@pass_ctx
+def list_batches(ctx: Context) -> None:
+    """List the stored submissions, newest last."""
+    from generator.batch import BatchStore
+
+    store = BatchStore(ctx.project.workspace.state_dir)
+    records = store.load_all()
+    for notice in store.notices:
+        click.echo(f"warning: {notice}", err=True)
+    for record in records:
+        click.echo(
+            f"{record.batch_id or '-':24} {record.id:32} {record.state:10} "
+            f"{record.status or '-':11} {len(record.requests):>6} requests  {record.created}"
+        )
+    if not records:
+        click.echo("no batches")
+
+
+@batch.command()
+@click.argument("name", required=False)
+@click.option("--model", envvar="PREPGUIDE_MODEL", default=None)
+@pass_ctx
+def status(ctx: Context, name: str | None, model: str | None) -> None:
+    """Show the progress of one batch, or of every open one (request_counts)."""
+    from generator import batch_run
+    from generator.batch import BatchStore
+
+    project = ctx.project
+    store = BatchStore(project.workspace.state_dir)
+    records = [store.find(name)] if name else batch_run.open_records(project)
+    drafter = _drafter(project, model)
+
+    async def refresh():
+        for record in records:
+            if record.batch_id:
+                found = await drafter.client.batches.retrieve(record.batch_id)
+                record.status = found.status
+                if found.request_counts is not None:
+                    record.counts = found.request_counts.model_dump()
+                store.save(record)
+
+    _run(drafter, refresh())
+    for record in records:
+        click.echo(f"{record.batch_id}  {record.status}  {_counts(record)}  ({record.state})")
+    if not records:
+        click.echo("no open batches")
+
+
+@batch.command("collect")
+@click.argument("name", required=False)
+@click.option("--model", envvar="PREPGUIDE_MODEL", default=None)
+@click.option("--finish-online", is_flag=True, help="Re-ask rejected answers online.")
+@click.option("--batch-max-requests", type=click.IntRange(min=1), default=None)
+@click.option("--batch-max-bytes", type=click.IntRange(min=1024), default=None)
+@pass_ctx
+def collect_command(ctx: Context, name, model, finish_online, batch_max_requests, batch_max_bytes):
+    """Collect ended batches: validate every answer and write the guides."""
+    from generator import batch_run
+
+    project = ctx.project
+    drafter = _drafter(project, model)
+    limits = _limits(batch_max_requests, batch_max_bytes)
+    work = batch_run.collect_open(project, drafter, limits, only=name, finish_online=finish_online)
+    done = asyncio.run(work) if finish_online else _run(drafter, work)
+    ok = True
+    for record, report in done:
+        if report.status not in ("completed", "expired", "failed", "cancelled"):
+            click.echo(f"{record.batch_id}: {report.status}, {_counts(record)}; not ended yet")
+            continue
+        ok = print_collected(record, report) and ok
+    if finish_online:
+        ok = _finish_online(project, drafter, [s for _, r in done for s in r.online]) and ok
+    if not done:
+        click.echo("no open batches")
+    if not ok:
+        sys.exit(1)
+
+
+@batch.command()
+@click.argument("name")
+@click.option("--model", envvar="PREPGUIDE_MODEL", default=None)
+@pass_ctx
+def cancel(ctx: Context, name: str, model: str | None) -> None:
+    """Cancel a batch; collect it afterwards to keep the answers it already has."""
+    from generator import batch_run
+
+    drafter = _drafter(ctx.project, model)
+    record = _run(drafter, batch_run.cancel(ctx.project, drafter, name))
+    click.echo(f"{record.batch_id}: {record.status}")
