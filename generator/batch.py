@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from openai import APIError
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from generator.clock import iso, now
@@ -263,12 +264,23 @@ async def submit(client, store: BatchStore, record: Submission) -> Submission:
         record.file_id, record.state = uploaded.id, "uploaded"
         store.save(record)
     if record.state == "uploaded":
-        batch = await client.batches.create(
-            input_file_id=record.file_id,
-            endpoint=ENDPOINT,
-            completion_window=WINDOW,
-            metadata={METADATA_KEY: record.id},
-        )
+        # Not retried blindly: a batch whose reply was lost exists already, and is found below.
+        try:
+            batch = await client.with_options(max_retries=0).batches.create(
+                input_file_id=record.file_id,
+                endpoint=ENDPOINT,
+                completion_window=WINDOW,
+                metadata={METADATA_KEY: record.id},
+            )
+        except APIError as exc:
+            await reconcile(client, store, [record])
+            if record.state == "submitted":
+                return record
+            raise BatchError(
+                f"creating the batch for {record.id} failed ({type(exc).__name__}: {exc}); "
+                "run again to retry",
+                rule="batch.create",
+            ) from exc
         record.batch_id, record.state, record.status = batch.id, "submitted", batch.status
         store.save(record)
     return record

@@ -146,3 +146,49 @@ def read_log(
         return log.recent(limit, guide_id), log.notice
     finally:
         log.close()
+
+
+def cost(price, prompt: int, completion: int, cached: int, via: str) -> float:
+    """Price tokens with a [llm.prices.<model>] entry; cached input and batch discount apply."""
+    cached_rate = price.cached_input if price.cached_input is not None else price.input
+    money = (prompt - cached) * price.input + cached * cached_rate + completion * price.output
+    money /= 1_000_000
+    return money * (1 - price.batch_discount) if via == "batch" else money
+
+
+@dataclass
+class UsageRow:
+    """Tokens and cost of the calls of one day, model and backend (every attempt is billed)."""
+
+    day: str
+    model: str
+    backend: str
+    via: str
+    calls: int
+    prompt_tokens: int
+    completion_tokens: int
+    cached_tokens: int
+    cost: float | None
+
+
+def usage_by_day(state_dir: Path, prices: dict) -> tuple[list[UsageRow], str | None]:
+    """Sum the logged calls by day, requested model, backend and route; cache hits cost nothing."""
+    path = state_dir / LOG_NAME
+    if not path.exists():
+        return [], None
+    log = CallLog(path)
+    try:
+        rows = log._db.execute(
+            "select substr(time, 1, 10), coalesce(requested_model, model), backend, via, "
+            "count(*), sum(prompt_tokens), sum(completion_tokens), sum(cached_tokens) "
+            "from calls where cached = 0 group by 1, 2, 3, 4 order by 1, 2, 3, 4"
+        ).fetchall()
+        notice = log.notice
+    finally:
+        log.close()
+    result = []
+    for day, model, backend, via, calls, prompt, completion, cached in rows:
+        price = prices.get(model)
+        money = cost(price, prompt, completion, cached, via) if price else None
+        result.append(UsageRow(day, model, backend, via, calls, prompt, completion, cached, money))
+    return result, notice

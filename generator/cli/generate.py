@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from generator.backends import make_drafter, resolve_backend
-from generator.calllog import read_log
+from generator.calllog import cost, read_log, usage_by_day
 from generator.cli.common import (
     Context,
     fail,
@@ -68,6 +68,8 @@ def run_generate(
             f"dry run: {len(todo)} to generate, {len(plan) - len(todo)} to skip, "
             f"~{tokens} prompt tokens estimated; nothing sent"
         )
+        if drafter.model is not None:
+            click.echo(estimate_line(project, drafter.model, tokens, len(todo)))
         for item in plan:
             click.echo(f"  {item.action:8} {item.source.key} ({item.reason})")
         close = getattr(drafter, "aclose", None)
@@ -106,6 +108,18 @@ def run_generate(
             click.echo(f"  {guide_id:{width}}  {reason}", err=True)
         ok = False
     return ok
+
+
+def estimate_line(project: Project, model: str, prompt: int, count: int) -> str:
+    """Say what a run would cost online and in a batch, with completions at most max_tokens."""
+    completion = count * project.settings.llm.max_tokens
+    price = project.settings.llm.prices.get(model)
+    head = f"estimate: ~{prompt} prompt + at most {completion} completion tokens"
+    if price is None:
+        return f'{head}; cost unknown: add [llm.prices."{model}"] to prepguide.toml'
+    online = cost(price, prompt, completion, 0, "online")
+    batch = cost(price, prompt, completion, 0, "batch")
+    return f"{head}; cost at most {online:.6f} online, {batch:.6f} in a batch"
 
 
 class _Progress:
@@ -155,15 +169,47 @@ def generate(
         sys.exit(1)
 
 
+def print_usage(project: Project, as_json: bool) -> None:
+    """Print tokens and cost by day, model and backend; re-asks count, cache hits do not."""
+    prices = project.settings.llm.prices
+    rows, notice = usage_by_day(project.workspace.state_dir, prices)
+    if notice:
+        click.echo(f"warning: {notice}", err=True)
+    if as_json:
+        click.echo(json.dumps({"usage": [asdict(row) for row in rows]}, indent=2))
+        return
+    click.echo(
+        f"{'day':10}  {'model':24} {'backend':15} {'calls':>6} {'prompt':>10} "
+        f"{'cached':>8} {'completion':>10} {'cost':>10}"
+    )
+    for row in rows:
+        backend = row.backend + (" (batch)" if row.via == "batch" else "")
+        money = f"{row.cost:10.4f}" if row.cost is not None else f"{'no price':>10}"
+        click.echo(
+            f"{row.day:10}  {row.model:24} {backend:15} {row.calls:>6} {row.prompt_tokens:>10} "
+            f"{row.cached_tokens:>8} {row.completion_tokens:>10} {money}"
+        )
+    known = [row.cost for row in rows if row.cost is not None]
+    unpriced = sorted({row.model for row in rows if row.cost is None})
+    click.echo(
+        f"total: {sum(known):.4f}"
+        + (f" (no [llm.prices] for {', '.join(unpriced)})" if unpriced else "")
+    )
+
+
 @cli.command()
 @click.option("-n", "--count", type=click.IntRange(min=1), default=20, show_default=True)
 @click.option(
     "--guide", "guide_id", default=None, callback=guide_ids, help="Only calls for this guide id."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the calls as JSON.")
+@click.option("--usage", is_flag=True, help="Sum tokens and cost by day, model and backend.")
 @pass_ctx
-def logs(ctx: Context, count: int, guide_id: str | None, as_json: bool) -> None:
+def logs(ctx: Context, count: int, guide_id: str | None, as_json: bool, usage: bool) -> None:
     """Show the latest LLM calls: time, model, prompt, guide, tokens, latency, outcome."""
+    if usage:
+        print_usage(ctx.project, as_json)
+        return
     calls, notice = read_log(ctx.project.workspace.state_dir, count, guide_id)
     if notice:
         click.echo(f"warning: {notice}", err=True)

@@ -16,7 +16,7 @@ reversed, as the real API promises no order. Faults:
 - ``script(LineError(code, message), match=...)``: that line goes to the error file.
 - Cancelling a batch answers ``fake.batch_answer_limit`` lines (default none) in the output.
 - ``fake.fail_batch_create = n``: the next n ``POST /v1/batches`` get HTTP 500 after the batch
-  was created (a lost reply).
+  was created (a lost reply); ``fake.batch_create_delay`` holds the reply that many seconds.
 """
 
 from __future__ import annotations
@@ -59,6 +59,7 @@ class BatchAPI:
         self.batch_answer_limit: int | None = None
         self.batch_error_code = "token_limit_exceeded"
         self.fail_batch_create = 0
+        self.batch_create_delay = 0.0
         self.batch_creates = 0
         self.uploads = 0
         self._ids = 0
@@ -110,6 +111,8 @@ class BatchAPI:
             "_step": 0,
         }
         self.batch_creates += 1
+        if self.batch_create_delay:
+            self._stopping.wait(self.batch_create_delay)
         if self.fail_batch_create > 0:
             self.fail_batch_create -= 1
             return self._json(500, {"error": {"message": "lost reply", "type": "server_error"}})
