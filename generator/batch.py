@@ -68,6 +68,8 @@ class Submission(BaseModel):
     batch_id: str | None = None
     status: str | None = None
     counts: dict[str, int] = {}
+    error: str | None = None  # why the provider failed the whole batch
+    hold: bool = False  # submit only once no other batch is open (enqueued-token limit)
     requests: dict[str, BatchRequest]
 
     @property

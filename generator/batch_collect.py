@@ -46,6 +46,7 @@ class CollectReport:
     follow_ups: list[Submission] = field(default_factory=list)
     online: list = field(default_factory=list)  # sources to finish online (--finish-online)
     notices: list[str] = field(default_factory=list)
+    error: str | None = None
 
 
 def read_lines(path: Path, notices: list[str]) -> Iterator[dict]:
@@ -216,6 +217,9 @@ async def collect(
     if batch.status not in TERMINAL:
         store.save(record)
         return report
+    errors = batch.errors.data if batch.errors and batch.errors.data else []
+    record.error = "; ".join(f"{e.code}: {e.message}" for e in errors) or None
+    report.error = record.error
     collector = Collector(project, drafter, store)
     for kind, file_id in (("output", batch.output_file_id), ("errors", batch.error_file_id)):
         if file_id:
@@ -269,11 +273,18 @@ async def settle(
     follow = list(follow_up_lines(drafter, sources, reask))
     fresh = list(request_lines(drafter, requeued, lambda s, r: cached.append((s, r))))
     write_cached(project, drafter, cached, report)
+    if "token_limit_exceeded" in (record.error or ""):
+        # Too many tokens enqueued: smaller files, one now, the rest as capacity frees up.
+        max_requests = max(1, min(max_requests, len(record.requests) // 2))
     parts = write_parts(
         store, [*follow, *fresh], drafter.model, max_requests=max_requests, max_bytes=max_bytes
     )
     store.save(record)
-    for part in parts:
+    for number, part in enumerate(parts):
+        if number and "token_limit_exceeded" in (record.error or ""):
+            part.hold = True
+            store.save(part)
+            continue
         report.follow_ups.append(await submit(client, store, part))
 
 

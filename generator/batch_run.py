@@ -54,7 +54,15 @@ def _store(project: Project) -> BatchStore:
 
 async def resume(client, store: BatchStore, on_submitted=None) -> list[Submission]:
     """Finish the uploads and creations that a killed run left; never create a batch twice."""
-    waiting = [r for r in store.load_all() if r.state in ("prepared", "uploaded")]
+    stored = store.load_all()
+    busy = any(r.state == "submitted" for r in stored)
+    waiting = [r for r in stored if r.state in ("prepared", "uploaded") and not (r.hold and busy)]
+    for record in waiting:
+        if record.hold:
+            record.hold = False
+            store.save(record)
+            break
+    waiting = [r for r in waiting if not r.hold]
     await reconcile(client, store, waiting)
     done = []
     for record in waiting:
@@ -100,9 +108,9 @@ async def start(
     return report
 
 
-def open_records(project: Project) -> list[Submission]:
-    """Submissions whose batch has not been collected yet."""
-    return [r for r in _store(project).load_all() if r.state == "submitted"]
+def open_records(project: Project, *, held: bool = False) -> list[Submission]:
+    """Submitted batches not collected yet (and, with held, files waiting for capacity)."""
+    return [r for r in _store(project).load_all() if r.state == "submitted" or (held and r.open)]
 
 
 async def collect_open(
@@ -152,7 +160,7 @@ async def wait(
         ):
             if report.status in TERMINAL:
                 on_collected(record, report)
-        still = open_records(project)
+        still = open_records(project, held=True)
         on_progress(still)
         if not still:
             return

@@ -294,3 +294,20 @@ def test_status_list_and_cancel(workspace, fake):
     assert "cancelling" in result.output
     result = run(workspace, fake, "batch", "collect")
     assert "(cancelled): 0 written" in result.output and "4 requeued" in result.output
+
+
+def test_token_limit_exceeded_resubmits_smaller_batches_as_capacity_frees(workspace, fake):
+    run(workspace, fake, "generate", "--batch")
+    fake.batch_end, fake.batch_error_code = "failed", "token_limit_exceeded"
+    result = run(workspace, fake, "batch", "collect")
+    assert "(failed): 0 written" in result.output and "4 requeued" in result.output
+    first, follow = sorted(fake.batches)
+    assert len(input_lines(fake, follow)) == 2  # half now, the other half held back
+    [held] = [r for r in records(workspace) if r.hold]
+    assert len(held.requests) == 2 and held.batch_id is None
+    fake.batch_end = "completed"
+    result = run(workspace, fake, "generate", "--batch", "--wait", "--poll", "0")
+    assert result.exit_code == 0, result.output
+    assert len(fake.batches) == 3
+    assert len(guides(workspace)) == 4
+    assert fake.request_count == 4

@@ -150,7 +150,10 @@ def wait_and_collect(project, model, limits, poll: float, finish_online: bool) -
     terminal = sys.stderr.isatty()
 
     def progress(records) -> None:
-        line = "; ".join(f"{r.batch_id} {r.status}, {_counts(r)}" for r in records) or "all done"
+        line = "; ".join(
+            f"{r.batch_id or r.id} {r.status or r.state}, {_counts(r)}" for r in records
+        )
+        line = line or "all done"
         click.echo(("\r" if terminal else "") + f"waiting: {line}", err=True, nl=not terminal)
 
     def collected(record, report) -> None:
