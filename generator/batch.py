@@ -12,7 +12,7 @@ import json
 import os
 import secrets
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -106,7 +106,7 @@ class BatchStore:
     def load_all(self) -> list[Submission]:
         """Read every record, oldest first; a damaged one is kept aside with a notice."""
         records = []
-        for path in sorted(self.dir.glob("*.json")) if self.dir.is_dir() else []:
+        for path in sorted(self.dir.glob("[!.]*.json")) if self.dir.is_dir() else []:
             try:
                 records.append(Submission.model_validate_json(path.read_bytes()))
             except (ValidationError, OSError, UnicodeDecodeError) as exc:
@@ -115,6 +115,10 @@ class BatchStore:
                     f"{path} could not be read ({type(exc).__name__}); kept it as {aside.name}"
                 )
         return sorted(records, key=lambda record: (record.created, record.id))
+
+    def load(self, submission_id: str) -> Submission:
+        """Read one record by submission id."""
+        return Submission.model_validate_json(self.path(submission_id).read_bytes())
 
     def find(self, name: str) -> Submission:
         """Find a record by submission id or batch id."""
@@ -149,12 +153,22 @@ class Line:
 
 @dataclass
 class Part:
-    """A request file being written, split at the provider's limits."""
+    """A request file and its record being written, split at the provider's limits."""
 
     id: str
-    path: Path
-    requests: dict[str, BatchRequest] = field(default_factory=dict)
+    input: Any
+    record: Any
+    record_tmp: Path
+    count: int = 0
     size: int = 0
+
+
+@dataclass(frozen=True)
+class Written:
+    """A request file whose record is on disk: its submission id and how many requests."""
+
+    id: str
+    count: int
 
 
 def write_parts(
@@ -166,60 +180,77 @@ def write_parts(
     max_bytes: int = MAX_BYTES,
     state: Literal["prepared", "exported"] = "prepared",
     target: Path | None = None,
-) -> list[Submission]:
+) -> Iterator[Written]:
     """Stream request lines to JSONL files of at most max_requests and max_bytes each.
 
-    Each file gets its record (state `prepared`) before anything is uploaded. With a target
-    (export), everything goes into that one file, unsplit.
+    Each file's record (state `prepared`) is streamed beside it and made durable before the
+    file is yielded, so it exists before anything is uploaded; neither is held in memory.
+    With a target (export), everything goes into that one file, unsplit.
     """
     store.dir.mkdir(parents=True, exist_ok=True)
-    records: list[Submission] = []
     part: Part | None = None
-    handle = None
 
-    def close() -> None:
-        nonlocal part, handle
-        if part is None:
-            return
-        handle.flush()
-        os.fsync(handle.fileno())
-        handle.close()
-        record = Submission(
-            id=part.id, model=model, created=iso(now()), state=state, requests=part.requests
-        )
-        store.save(record)
-        records.append(record)
-        part, handle = None, None
+    def open_part() -> Part:
+        submission = new_submission_id()
+        path = target or store.input_path(submission)
+        tmp = store.dir / f".{submission}.json.tmp"
+        record = open(tmp, "w", encoding="utf-8")  # noqa: SIM115
+        head = {"id": submission, "model": model, "created": iso(now()), "state": state}
+        record.write(json.dumps(head)[:-1] + ', "requests": {')
+        return Part(submission, open(path, "wb"), record, tmp)  # noqa: SIM115
 
-    for line in lines:
-        data = (
-            json.dumps(
-                {"custom_id": line.custom_id, "method": "POST", "url": ENDPOINT, "body": line.body},
-                ensure_ascii=False,
-                separators=(",", ":"),
+    def close(part: Part) -> Written:
+        for handle in (part.input, part.record):
+            if handle is part.record:
+                handle.write("}}")
+            handle.flush()
+            os.fsync(handle.fileno())
+            handle.close()
+        os.replace(part.record_tmp, store.path(part.id))
+        return Written(part.id, part.count)
+
+    try:
+        for line in lines:
+            data = (
+                json.dumps(
+                    {"custom_id": line.custom_id, "method": "POST", "url": ENDPOINT},
+                    separators=(",", ":"),
+                )[:-1]
+                + ',"body":'
+                + json.dumps(line.body, ensure_ascii=False, separators=(",", ":"))
+                + "}\n"
+            ).encode("utf-8")
+            if len(data) > max_bytes:
+                raise BatchError(
+                    f"one request is {len(data)} bytes, over the {max_bytes}-byte file limit",
+                    record_id=line.request.guide,
+                    rule="batch.limit",
+                )
+            full = part is not None and (
+                part.count >= max_requests or part.size + len(data) > max_bytes
             )
-            + "\n"
-        ).encode("utf-8")
-        if len(data) > max_bytes:
-            raise BatchError(
-                f"one request is {len(data)} bytes, over the {max_bytes}-byte file limit",
-                record_id=line.request.guide,
-                rule="batch.limit",
+            if full and target is None:
+                yield close(part)
+                part = None
+            if part is None:
+                part = open_part()
+            part.input.write(data)
+            part.record.write(
+                ("," if part.count else "")
+                + json.dumps(line.custom_id)
+                + ":"
+                + line.request.model_dump_json()
             )
-        full = part is not None and (
-            len(part.requests) >= max_requests or part.size + len(data) > max_bytes
-        )
-        if full and target is None:
-            close()
-        if part is None:
-            submission = new_submission_id()
-            path = target or store.input_path(submission)
-            part, handle = Part(submission, path), open(path, "wb")  # noqa: SIM115
-        handle.write(data)
-        part.size += len(data)
-        part.requests[line.custom_id] = line.request
-    close()
-    return records
+            part.size += len(data)
+            part.count += 1
+        if part is not None:
+            yield close(part)
+            part = None
+    finally:
+        if part is not None:  # an error or an abandoned generator: no record for a half file
+            part.input.close()
+            part.record.close()
+            part.record_tmp.unlink(missing_ok=True)
 
 
 def request_lines(drafter, sources: Iterable[Source], on_cached) -> Iterator[Line]:

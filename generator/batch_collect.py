@@ -280,7 +280,8 @@ async def settle(
         store, [*follow, *fresh], drafter.model, max_requests=max_requests, max_bytes=max_bytes
     )
     store.save(record)
-    for number, part in enumerate(parts):
+    for number, written in enumerate(parts):
+        part = store.load(written.id)
         if number and "token_limit_exceeded" in (record.error or ""):
             part.hold = True
             store.save(part)

@@ -44,6 +44,7 @@ class StartReport:
     resumed: list[Submission] = field(default_factory=list)
     submitted: list[Submission] = field(default_factory=list)
     pending: list[str] = field(default_factory=list)
+    counts: list[int] = field(default_factory=list)
     skipped: int = 0
     cached: CollectReport = field(default_factory=CollectReport)
 
@@ -99,12 +100,13 @@ async def start(
             todo.append(item.source)
     cached: list[tuple] = []
     lines = request_lines(drafter, todo, lambda source, result: cached.append((source, result)))
-    parts = write_parts(store, lines, drafter.model, **vars(limits))
-    write_cached(project, drafter, cached, report.cached)
-    for part in parts:
-        report.submitted.append(await submit(client, store, part))
+    for written in write_parts(store, lines, drafter.model, **vars(limits)):
+        part = await submit(client, store, store.load(written.id))
+        report.submitted.append(part.model_copy(update={"requests": {}}))
+        report.counts.append(written.count)
         if on_submitted:
             on_submitted(part)
+    write_cached(project, drafter, cached, report.cached)
     return report
 
 
@@ -186,14 +188,16 @@ def export(project: Project, drafter, ids: list[str] | None, force: bool, target
     todo = [item.source for item in plan if item.action == "generate"]
     cached: list[tuple] = []
     lines = request_lines(drafter, todo, lambda source, result: cached.append((source, result)))
-    records = write_parts(
-        store,
-        lines,
-        drafter.model,
-        max_requests=10**9,
-        max_bytes=10**15,
-        state="exported",
-        target=target,
+    records = list(
+        write_parts(
+            store,
+            lines,
+            drafter.model,
+            max_requests=10**9,
+            max_bytes=10**15,
+            state="exported",
+            target=target,
+        )
     )
     report = CollectReport()
     write_cached(project, drafter, cached, report)

@@ -108,7 +108,7 @@ def run_batch_generate(
         records, cached = _run(
             drafter, _export(batch_run, project, drafter, ids, force, batch_export)
         )
-        count = sum(len(record.requests) for record in records)
+        count = sum(record.count for record in records)
         click.echo(f"wrote {count} requests to {batch_export}; {len(cached.written)} from cache")
         return ok
     if batch_import is not None:
