@@ -100,7 +100,8 @@ def bench_prepare(tmp: Path, count: int) -> None:
     print(f"prepare: {count} requests in {len(records)} files, {size / 1e6:.0f} MB on disk")
     print(f"  records built        {loaded:.1f} s (peak RSS then {rss_loaded:.0f} MB)")
     print(
-        f"  requests written     {elapsed:.1f} s ({count / elapsed:.0f} requests/s), CPU {cpu:.1f} s"
+        f"  requests written     {elapsed:.1f} s ({count / elapsed:.0f} requests/s), "
+        f"CPU {cpu:.1f} s"
     )
     print(f"  peak RSS             {peak_rss_mb():.0f} MB (records included; target <= 500 MB)")
 
