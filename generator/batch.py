@@ -8,10 +8,12 @@ batches.list instead of being created twice.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import secrets
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -115,6 +117,33 @@ class BatchStore:
                     f"{path} could not be read ({type(exc).__name__}); kept it as {aside.name}"
                 )
         return sorted(records, key=lambda record: (record.created, record.id))
+
+    @contextmanager
+    def lock(self) -> Iterator[None]:
+        """Hold the batch folder alone, so two runs never submit the same guides."""
+        self.dir.mkdir(parents=True, exist_ok=True)
+        with open(self.dir / ".lock", "w") as handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise BatchError(
+                    "another batch command is running in this folder; try again when it ends",
+                    path=self.dir,
+                    rule="batch.lock",
+                ) from None
+            yield
+
+    def remove_orphans(self) -> list[Path]:
+        """Delete request files a killed run left without a record (nothing was sent)."""
+        removed = []
+        for path in self.dir.glob("*.input.jsonl") if self.dir.is_dir() else []:
+            if not self.path(path.name.removesuffix(".input.jsonl")).exists():
+                path.unlink(missing_ok=True)
+                removed.append(path)
+        for path in self.dir.glob(".sub-*.json.tmp") if self.dir.is_dir() else []:
+            path.unlink(missing_ok=True)
+            removed.append(path)
+        return removed
 
     def load(self, submission_id: str) -> Submission:
         """Read one record by submission id."""

@@ -84,8 +84,14 @@ async def start(
     on_submitted: Callable[[Submission], None] | None = None,
 ) -> StartReport:
     """Resume stored submissions, then submit requests for guides that need drafting."""
-    client = drafter.client
     store = _store(project)
+    with store.lock():
+        store.remove_orphans()
+        return await _start(project, drafter, store, ids, force, limits, on_submitted)
+
+
+async def _start(project, drafter, store, ids, force, limits, on_submitted) -> StartReport:
+    client = drafter.client
     report = StartReport()
     report.resumed = await resume(client, store, on_submitted)
     pending = store.pending_guides()
@@ -125,6 +131,11 @@ async def collect_open(
 ) -> list[tuple[Submission, CollectReport]]:
     """Collect every ended batch (or one), submitting follow-ups; return what each gave."""
     store = _store(project)
+    with store.lock():
+        return await _collect_open(project, drafter, store, limits, only, finish_online)
+
+
+async def _collect_open(project, drafter, store, limits, only, finish_online):
     await resume(drafter.client, store)
     records = [store.find(only)] if only else open_records(project)
     done = []

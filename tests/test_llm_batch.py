@@ -311,3 +311,27 @@ def test_token_limit_exceeded_resubmits_smaller_batches_as_capacity_frees(worksp
     assert len(fake.batches) == 3
     assert len(guides(workspace)) == 4
     assert fake.request_count == 4
+
+
+def test_a_damaged_batch_record_is_kept_aside_with_a_warning(workspace, fake):
+    run(workspace, fake, "generate", "--batch")
+    [record] = list((workspace / ".prepguide" / "batches").glob("sub-*.json"))
+    record.write_bytes(b'{"id": "sub-x", "requests": ')
+    result = run(workspace, fake, "batch", "list")
+    assert "could not be read" in result.output and "no batches" in result.output
+    assert Path(f"{record}.corrupt-1").read_bytes() == b'{"id": "sub-x", "requests": '
+
+
+def test_a_concurrent_batch_run_is_refused_and_a_rerun_sends_nothing_twice(workspace, fake):
+    from generator.batch import BatchError
+
+    store = BatchStore(workspace / ".prepguide")
+    with store.lock():
+        with pytest.raises(BatchError, match="another batch command is running"):
+            with store.lock():
+                pass
+    result = run(workspace, fake, "generate", "--batch")
+    assert result.exit_code == 0, result.output
+    result = run(workspace, fake, "generate", "--batch")
+    assert "4 already in a submitted batch; not sent again" in result.output
+    assert len(fake.batches) == 1
