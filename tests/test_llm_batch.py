@@ -326,10 +326,9 @@ def test_a_concurrent_batch_run_is_refused_and_a_rerun_sends_nothing_twice(works
     from generator.batch import BatchError
 
     store = BatchStore(workspace / ".prepguide")
-    with store.lock():
-        with pytest.raises(BatchError, match="another batch command is running"):
-            with store.lock():
-                pass
+    busy = pytest.raises(BatchError, match="another batch command is running")
+    with store.lock(), busy, store.lock():
+        pass
     result = run(workspace, fake, "generate", "--batch")
     assert result.exit_code == 0, result.output
     result = run(workspace, fake, "generate", "--batch")
