@@ -208,6 +208,7 @@ class OpenAIDrafter:
         self.cache = cache
         self.log = log
         self._log_commit: asyncio.TimerHandle | None = None
+        self._closed = False
         self.notices = [store.notice for store in (cache, log) if store and store.notice]
         self._schema_tokens = len(json.dumps(RESPONSE_FORMAT)) // 4
 
@@ -419,7 +420,10 @@ class OpenAIDrafter:
             self.log.commit()
 
     async def aclose(self) -> None:
-        """Close the HTTP client, the cache and the log."""
+        """Close the HTTP client, the cache and the log (once)."""
+        if self._closed:
+            return
+        self._closed = True
         if self._log_commit is not None:
             self._log_commit.cancel()
             self._log_commit = None

@@ -334,3 +334,15 @@ def test_a_concurrent_batch_run_is_refused_and_a_rerun_sends_nothing_twice(works
     result = run(workspace, fake, "generate", "--batch")
     assert "4 already in a submitted batch; not sent again" in result.output
     assert len(fake.batches) == 1
+
+
+def test_finish_online_drafts_rejected_answers_without_a_follow_up_batch(workspace, fake):
+    fake.script(SchemaInvalid(), match="Shopify")
+    run(workspace, fake, "generate", "--batch")
+    result = run(workspace, fake, "batch", "collect", "--finish-online")
+    assert result.exit_code == 0, result.output
+    assert "1 re-asked" in result.output and "finished online: 1 written" in result.output
+    assert len(fake.batches) == 1
+    made = guides(workspace)
+    assert len(made) == 4
+    assert made["shopify-catalog-clustering"].meta.provenance.via is None

@@ -69,14 +69,18 @@ def print_collected(record, report) -> bool:
     return not report.failed
 
 
-def _finish_online(project, drafter, sources) -> bool:
+async def _finish_online(project, drafter, sources) -> bool:
+    """Draft online, in the same event loop as the client, what the batches did not settle."""
     from generator.generate import PlannedGuide, run_generation
 
     if not sources:
         return True
     plan = [PlannedGuide(source, "generate", "finish online") for source in sources]
-    online = asyncio.run(run_generation(project, drafter, plan, concurrency=8))
+    concurrency = project.settings.llm.concurrency
+    online = await run_generation(project, drafter, plan, concurrency=concurrency)
     click.echo(f"finished online: {len(online.generated)} written, {len(online.failed)} failed")
+    for guide_id, reason in sorted(online.failed.items()):
+        click.echo(f"  failed {guide_id}: {reason}", err=True)
     return not online.failed
 
 
@@ -162,22 +166,20 @@ def wait_and_collect(project, model, limits, poll: float, finish_online: bool) -
         results.append((record, report))
         print_collected(record, report)
 
-    work = batch_run.wait(
-        project,
-        drafter,
-        limits,
-        poll=poll,
-        on_progress=progress,
-        on_collected=collected,
-        finish_online=finish_online,
-    )
-    if finish_online:
-        asyncio.run(work)
+    async def work() -> bool:
+        await batch_run.wait(
+            project,
+            drafter,
+            limits,
+            poll=poll,
+            on_progress=progress,
+            on_collected=collected,
+            finish_online=finish_online,
+        )
         online = [source for _, report in results for source in report.online]
-        ok = _finish_online(project, drafter, online)
-    else:
-        _run(drafter, work)
-        ok = True
+        return await _finish_online(project, drafter, online) if finish_online else True
+
+    ok = _run(drafter, work())
     return ok and all(not report.failed for _, report in results)
 
 
@@ -249,16 +251,21 @@ def collect_command(ctx: Context, name, model, finish_online, batch_max_requests
     project = ctx.project
     drafter = _drafter(project, model)
     limits = _limits(batch_max_requests, batch_max_bytes)
-    work = batch_run.collect_open(project, drafter, limits, only=name, finish_online=finish_online)
-    done = asyncio.run(work) if finish_online else _run(drafter, work)
-    ok = True
+
+    async def work():
+        done = await batch_run.collect_open(
+            project, drafter, limits, only=name, finish_online=finish_online
+        )
+        online = [source for _, report in done for source in report.online]
+        finished = await _finish_online(project, drafter, online) if finish_online else True
+        return done, finished
+
+    done, ok = _run(drafter, work())
     for record, report in done:
         if report.status not in ("completed", "expired", "failed", "cancelled"):
             click.echo(f"{record.batch_id}: {report.status}, {_counts(record)}; not ended yet")
             continue
         ok = print_collected(record, report) and ok
-    if finish_online:
-        ok = _finish_online(project, drafter, [s for _, r in done for s in r.online]) and ok
     if not done:
         click.echo("no open batches")
     if not ok:

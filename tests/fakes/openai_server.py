@@ -42,6 +42,7 @@ Hostile answers (hardening):
 ``FakeOpenAI(served_model="gpt-4o-mini-2024-07-18")`` answers with a snapshot name, as OpenAI
 does. Counters: ``request_count``, ``peak_concurrency``, ``requests`` (parsed JSON bodies, in
 arrival order) and ``reset()``.
+The Files and Batch API (``/v1/files``, ``/v1/batches``) is described in ``batch_api.py``.
 ``python -m tests.fakes.openai_server --port 8999 --latency 0.5`` runs it by hand.
 """
 
