@@ -258,10 +258,11 @@ async def settle(
             request.state = "requeued"
             report.requeued.append(request.guide)
     reask = [r for r in record.requests.values() if r.state == "reask"]
+    # Unanswered requests, and answers to a record or prompts that changed since, are asked again.
     requeued = [
         sources[r.guide]
         for r in record.requests.values()
-        if r.state == "requeued" and r.guide in sources
+        if r.state in ("requeued", "stale") and r.guide in sources
     ]
     record.state = "collected"
     if client is None or finish_online:

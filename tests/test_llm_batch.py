@@ -177,17 +177,29 @@ def test_export_then_import_a_self_hosted_engines_output(workspace, tmp_path, fa
 def test_stale_answer_is_dropped_and_redrafted(workspace, fake):
     run(workspace, fake, "generate", "--batch")
     path = workspace / "sources" / "meta-gem.yaml"
-    path.write_text(
-        path.read_text(encoding="utf-8").replace(
-            "summary: >-\n", "summary: >-\n  New first line.\n"
-        ),
-        "utf-8",
-    )
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("summary: >-\n", "summary: >-\n  New first line.\n"), "utf-8")
     result = run(workspace, fake, "batch", "collect")
-    assert "1 stale" in result.output
+    assert "1 stale" in result.output and "3 written" in result.output
     assert "meta-gem" not in guides(workspace)
-    result = run(workspace, fake, "generate", "--batch", "--wait", "--poll", "0")
-    assert "meta-gem" in guides(workspace)
+    first, follow = sorted(fake.batches)
+    [line] = input_lines(fake, follow)
+    assert "New first line." in line["body"]["messages"][1]["content"]
+    run(workspace, fake, "batch", "collect")
+    made = guides(workspace)["meta-gem"]
+    assert made.meta.provenance.source_hash == Project(workspace).source("meta-gem").content_hash()
+
+
+def test_an_answer_never_overwrites_a_guide_edited_by_hand(workspace, fake):
+    run(workspace, fake, "generate", "meta-gem")
+    path = workspace / "guides" / "meta-gem.md"
+    edited = path.read_text(encoding="utf-8") + "\nAn editor's own paragraph.\n"
+    path.write_text(edited, encoding="utf-8")
+    result = run(workspace, fake, "generate", "--batch", "--force", "--no-cache", "meta-gem")
+    assert result.exit_code == 0, result.output
+    result = run(workspace, fake, "batch", "collect")
+    assert "1 kept" in result.output
+    assert path.read_text(encoding="utf-8") == edited
 
 
 def test_sigkill_after_upload_before_the_batch_id_is_known(workspace, fake):

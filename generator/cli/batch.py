@@ -13,10 +13,10 @@ from generator.cli.root import cli
 from generator.project import Project
 
 
-def _drafter(project: Project, model: str | None, *, need_key: bool = True):
+def _drafter(project: Project, model: str | None, *, need_key: bool = True, cache: bool = True):
     from generator.backends import make_openai_drafter
 
-    drafter = make_openai_drafter(project, model, need_key=need_key)
+    drafter = make_openai_drafter(project, model, need_key=need_key, cache=cache)
     for notice in drafter.notices:
         click.echo(f"warning: {notice}", err=True)
     return drafter
@@ -90,6 +90,7 @@ def run_batch_generate(
     model: str | None,
     force: bool,
     dry_run: bool,
+    no_cache: bool,
     *,
     batch: bool,
     wait: bool,
@@ -108,7 +109,7 @@ def run_batch_generate(
     if dry_run:
         fail("--dry-run prints the batch estimate without --batch; drop --batch", 2)
     if batch_export is not None:
-        drafter = _drafter(project, model, need_key=False)
+        drafter = _drafter(project, model, need_key=False, cache=not no_cache)
         records, cached = _run(
             drafter, _export(batch_run, project, drafter, ids, force, batch_export)
         )
@@ -124,7 +125,7 @@ def run_batch_generate(
             batch_id = str(batch_import)
 
         return print_collected(_Named, report) and ok
-    drafter = _drafter(project, model)
+    drafter = _drafter(project, model, cache=not no_cache)
     click.echo(f"backend: openai via batch (model {drafter.model})")
     started = _run(
         drafter,

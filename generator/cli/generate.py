@@ -162,7 +162,7 @@ def generate(
 
         if backend == "offline":
             fail("batch files need the openai backend", 2)
-        ok = run_batch_generate(project, ids, model, force, dry_run, **batch)
+        ok = run_batch_generate(project, ids, model, force, dry_run, no_cache, **batch)
     else:
         ok = run_generate(project, ids, backend, model, concurrency, force, dry_run, no_cache)
     if not ok:
