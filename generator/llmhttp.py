@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 
 import anyio
 import httpx2
-from openai import DEFAULT_CONNECTION_LIMITS, APIError, DefaultAsyncHttpxClient
+from openai import DEFAULT_CONNECTION_LIMITS, APIError, APITimeoutError, DefaultAsyncHttpxClient
 
 # A draft is a few kilobytes; an error page, a few more. Anything past this is not an answer.
 MAX_RESPONSE_BYTES = 4 * 1024 * 1024
@@ -42,9 +42,9 @@ class _BoundedStream(httpx2.AsyncByteStream):
             except StopAsyncIteration:
                 return
             except TimeoutError:
-                raise httpx2.ReadTimeout(
-                    "the whole response took longer than the timeout", request=self._request
-                ) from None
+                # The server answers, only too slowly: asking again would drip again. An
+                # OpenAIError is passed on by the SDK as it is, without a retry.
+                raise APITimeoutError(self._request) from None
             received += len(part)
             if received > self._limit:
                 raise ResponseTooLarge(self._request, self._limit)

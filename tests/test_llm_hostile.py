@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from fakes.openai_server import BadUsage, Drip, FakeOpenAI, Html, Huge
+from fakes.openai_server import BadUsage, Drip, FakeOpenAI, Hang, Html, Huge
 
 from generator.cli import cli
 from generator.project import Project
@@ -107,26 +107,25 @@ def test_c16_a_200_mb_answer_is_cut_off_and_memory_stays_small(workspace, fake):
 
 
 def test_c17_a_dripped_answer_fails_when_the_whole_request_timeout_ends(workspace, fake):
-    fake.script(Drip(rate=50), match="Shopify")  # a whole answer would take about a minute
-    set_llm(workspace, timeout=1.5, max_retries=0)
-    started = time.monotonic()
+    fake.script(Drip(rate=50), match="Shopify", times=None)  # a whole answer: about a minute
+    set_llm(workspace, timeout=1.5, max_retries=2)
     result = run(workspace, fake, "generate")
-    elapsed = time.monotonic() - started
     assert result.exit_code == 1
     assert "shopify-catalog-clustering  timed out (1.5s)" in result.output
-    assert elapsed < 6, elapsed
+    logged = run(workspace, fake, "logs", "--json", "--guide", "shopify-catalog-clustering")
+    [call] = json.loads(logged.output)["calls"]
+    assert call["outcome"] == "error: timeout"
+    assert call["latency_ms"] < 3500, call  # bounded by the timeout, not by the drip
+    assert fake.request_count == 4  # one try: a server that drips is not asked again
     assert len(guide_ids(workspace)) == len(all_ids(workspace)) - 1
 
 
-def test_c17_the_sdk_retries_a_timed_out_request_and_each_try_is_bounded(workspace, fake):
-    fake.script(Drip(rate=50), match="Shopify", times=None)
-    set_llm(workspace, timeout=1, max_retries=1)
-    started = time.monotonic()
+def test_c17_no_answer_within_the_timeout_is_still_retried_by_the_sdk(workspace, fake):
+    fake.script(Hang(seconds=5), match="Shopify", times=None)
+    set_llm(workspace, timeout=0.5, max_retries=1)
     result = run(workspace, fake, "generate", "shopify-catalog-clustering")
-    elapsed = time.monotonic() - started
-    assert "timed out (1.0s) after 1 retries" in result.output
+    assert "timed out (0.5s) after 1 retries" in result.output
     assert fake.request_count == 2
-    assert elapsed < 6, elapsed
 
 
 @pytest.mark.parametrize("url", ["http://127.0.0.1:99999/v1", "http://[::1", "ftp://host/v1"])
