@@ -54,6 +54,11 @@ MULTIPLIER_WORDS = {
     "tripling": 3,
     "quadrupled": 4,
     "quadruples": 4,
+    "twofold": 2,
+    "threefold": 3,
+    "fourfold": 4,
+    "fivefold": 5,
+    "tenfold": 10,
     "halved": Decimal("0.5"),
     "halves": Decimal("0.5"),
     "halving": Decimal("0.5"),
@@ -139,7 +144,7 @@ IDENTIFIER = re.compile(
 DIGIT = re.compile(r"\d")
 YEAR = re.compile(r"\d{4}")
 SCALE_TRIGGERS = ("hundred", "thousand", "million", "billion", "trillion", "dozen", "times", "fold")
-MULTIPLIER_TRIGGERS = ("twice", "doubl", "tripl", "quadrupl", "halv")
+MULTIPLIER_TRIGGERS = ("twice", "doubl", "tripl", "quadrupl", "halv", "fold")
 VAGUE_TRIGGERS = tuple(VAGUE)
 ORDINAL = re.compile(r"\A\d+(?:st|nd|rd|th)\Z", re.IGNORECASE)
 URLISH = re.compile(r"(?:https?|ftp)://\S+|\bwww\.\S+|\]\([^)]*\)|<[^>\s]+>", re.IGNORECASE)

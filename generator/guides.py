@@ -51,6 +51,15 @@ class Provenance(BaseModel):
     usage: Usage = Usage()
 
 
+class ReportedEvidence(BaseModel):
+    """A reported statement as the model drafted it, with the source span it quoted for it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str
+    quote: str
+
+
 class GuideMeta(BaseModel):
     """The front matter of a guide file."""
 
@@ -64,6 +73,7 @@ class GuideMeta(BaseModel):
     provenance: Provenance
     generated_hash: str = Field(description="Hash of the body as the drafter wrote it.")
     findings: list[Finding] = []
+    evidence: list[ReportedEvidence] = []
 
 
 @dataclass
@@ -87,6 +97,8 @@ class GuideDoc:
 def serialize(doc: GuideDoc) -> str:
     """Render a guide file: front matter then body."""
     data = doc.meta.model_dump(mode="json")
+    if not data.get("evidence"):
+        data.pop("evidence", None)
     front = yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
     return f"---\n{front}---\n{doc.body}"
 

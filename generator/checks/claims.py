@@ -1,0 +1,229 @@
+"""Figures inside claims: each with its unit noun, compared with an evidence sentence's figures."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from functools import lru_cache
+
+from generator.checks.text import STOP, WORD, stem
+from generator.figures import VAGUE, Figure, extract_at
+
+NUMBER_WORDS = {
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "fifteen": 15,
+    "twenty": 20,
+    "thirty": 30,
+    "fifty": 50,
+    "dozen": 12,
+}
+NUMBER_WORD = re.compile(
+    r"(?<![\w-])(?i:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty"
+    r"|thirty|fifty)(?![\w-])"
+)
+# Words before a figure that make it a rounding of the record's value, and which way.
+APPROX = re.compile(
+    r"(?i:\b(?P<word>about|around|roughly|approximately|some|close\s+to|nearly|almost|up\s+to"
+    r"|under|less\s+than|fewer\s+than|below|just\s+under|over|more\s+than|above|upwards\s+of"
+    r"|at\s+least|well\s+over|just\s+over|in\s+excess\s+of|exceeding)\s*)\Z"
+)
+BELOW = ("nearly", "almost", "up to", "under", "less than", "fewer than", "below", "just under")
+ABOVE = ("over", "more than", "above", "upwards of", "at least", "well over", "just over")
+ABOVE += ("in excess of", "exceeding")
+# Nouns that name the change itself, not what was counted ("a 100% improvement").
+GENERIC_NOUNS = frozenset(
+    stem(w)
+    for w in [
+        "improvement",
+        "increase",
+        "gain",
+        "reduction",
+        "decrease",
+        "cut",
+        "drop",
+        "rise",
+        "growth",
+        "boost",
+        "speedup",
+        "speed-up",
+        "jump",
+        "fall",
+        "decline",
+        "more",
+        "fewer",
+        "less",
+        "faster",
+        "slower",
+        "higher",
+        "lower",
+        "larger",
+        "smaller",
+        "bigger",
+        "better",
+        "times",
+        "fold",
+        "percent",
+        "percentage",
+        "point",
+        "points",
+        "increment",
+        "uplift",
+        "saving",
+        "savings",
+        "improvements",
+        "increases",
+        "reductions",
+    ]
+)
+SKIP = frozenset(
+    ["more", "fewer", "less", "the", "a", "an", "of", "additional", "extra", "total", "overall"]
+)
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A figure of a sentence with the noun it counts and the rounding word before it."""
+
+    figure: Figure
+    noun: str
+    approx: str
+    start: int
+
+
+def _noun(text: str, end: int) -> str:
+    """Return the stem of the head noun a figure quantifies: the last word of the run after it."""
+    run: list[str] = []
+    previous = end
+    for match in WORD.finditer(text, end, min(len(text), end + 80)):
+        if any(ch in text[previous : match.start()] for ch in ",;:()."):
+            break
+        token = match.group()
+        lowered = token.casefold()
+        if not run and lowered in SKIP:
+            previous = match.end()
+            continue
+        if lowered in STOP or any(ch.isdigit() for ch in token):
+            break
+        if lowered.endswith("ly") and run:
+            break
+        if not lowered.endswith("ly"):
+            run.append(token)
+        previous = match.end()
+        if len(run) == 4:
+            break
+    return stem(run[-1]) if run else ""
+
+
+def _approx(text: str, start: int) -> str:
+    match = APPROX.search(text[max(0, start - 24) : start])
+    return " ".join(match.group("word").casefold().split()) if match else ""
+
+
+@lru_cache(maxsize=8192)
+def quantities(text: str, number_words: bool = True) -> tuple[Quantity, ...]:
+    """Return the figures of a sentence (and its number words) with unit noun and rounding."""
+    found = []
+    for start, figure in extract_at(text):
+        end = start + len(figure.text)
+        found.append(Quantity(figure, _noun(text, end), _approx(text, start), start))
+    if number_words:
+        taken = [(q.start, q.start + len(q.figure.text)) for q in found]
+        for match in NUMBER_WORD.finditer(text):
+            if any(a <= match.start() < b for a, b in taken):
+                continue
+            value = Decimal(NUMBER_WORDS[match.group().casefold()])
+            figure = Figure(match.group(), "value", "", value)
+            found.append(Quantity(figure, _noun(text, match.end()), "", match.start()))
+    return tuple(found)
+
+
+def _step(value: Decimal) -> Decimal:
+    """Return one unit of a figure's last significant digit (3 billion → 1 billion)."""
+    exponent = value.normalize().as_tuple().exponent
+    return Decimal(1).scaleb(int(exponent)) if isinstance(exponent, int) else Decimal(1)
+
+
+def rounds_to(claimed: Decimal, stated: Decimal, approx: str) -> bool:
+    """Return True when a claimed figure is the stated one, or a consistent rounding of it."""
+    if claimed == stated:
+        return True
+    if not approx:
+        return False
+    step = _step(claimed)
+    if approx in ABOVE:
+        return claimed <= stated < claimed + step
+    if approx in BELOW:
+        return claimed - step < stated <= claimed
+    return abs(stated - claimed) * 2 <= step
+
+
+def _equivalent(claim: Figure, stated: Figure) -> bool:
+    """Return True for exact arithmetic restatements: "doubled" is "a 100% increase"."""
+    pairs = ((claim, stated), (stated, claim))
+    for percent, multiple in pairs:
+        if percent.unit == "%" and multiple.unit == "x" and percent.lo is not None:
+            m, p = multiple.lo, percent.lo
+            if m is None:
+                continue
+            if p == (m - 1) * 100 or (m < 1 and p == (1 - m) * 100):
+                return True
+            if m > 1 and p == ((1 - 1 / m) * 100).quantize(Decimal("0.01")).normalize():
+                return True
+    return False
+
+
+def same_figure(claim: Quantity, stated: Quantity) -> bool:
+    """Return True when an evidence figure states the claimed one (value, rounding, unit)."""
+    c, s = claim.figure, stated.figure
+    if c.kind == "ident":
+        return s.kind == "ident" and s.label == c.label
+    if c.kind == "vague":
+        if s.kind == "vague":
+            return c.label == s.label
+        low, high = VAGUE[c.label]
+        return s.lo is not None and s.lo > 0 and low <= s.lo.adjusted() < high
+    if c.kind in ("date", "month"):
+        return s.kind in ("date", "month") and s.label.startswith(c.label)
+    if c.kind == "range":
+        return s.kind == "range" and (c.unit, c.lo, c.hi) == (s.unit, s.lo, s.hi)
+    if c.kind != "value" or c.lo is None:
+        return False
+    values = [s.lo] if s.kind == "value" else [s.lo, s.hi] if s.kind == "range" else []
+    for value in values:
+        if value is None:
+            continue
+        if (c.unit == s.unit or not c.unit) and rounds_to(c.lo, value, claim.approx):
+            return True
+    return s.kind == "value" and _equivalent(c, s)
+
+
+def noun_fits(claim: Quantity, stated: Quantity, evidence_stems: frozenset[str]) -> bool:
+    """Return True when the claim counts the same thing as the evidence figure."""
+    if not claim.noun or claim.noun in GENERIC_NOUNS or claim.noun == stated.noun:
+        return True
+    if claim.figure.kind == "vague" and claim.noun in evidence_stems:
+        return True
+    return not stated.noun and claim.noun in evidence_stems
+
+
+def match(
+    claim: Quantity, evidence: tuple[Quantity, ...], evidence_stems: frozenset[str]
+) -> str | None:
+    """Return None when the evidence states the figure, "unit" or "value" for how it differs."""
+    valued = [q for q in evidence if same_figure(claim, q)]
+    if not valued:
+        return "value"
+    if any(noun_fits(claim, q, evidence_stems) for q in valued):
+        return None
+    return "unit"
