@@ -139,7 +139,7 @@ MONTH_DATE = re.compile(
 RANGE_JOIN = re.compile(r"\s*(?:[-–—‒]|to|(?P<and>and))\s*\Z", re.IGNORECASE)
 BETWEEN = re.compile(r"(?i:between)\s*\Z")
 IDENTIFIER = re.compile(
-    r"(?<![\w.])(?=[A-Za-z0-9-]*\d)(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*(?![\w])"
+    r"(?<![\w.-])(?=[A-Za-z0-9-]*\d)(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*(?![\w])"
 )
 DIGIT = re.compile(r"\d")
 YEAR = re.compile(r"\d{4}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
@@ -33,11 +34,6 @@ NUMBER_WORD = re.compile(
     r"|thirty|fifty)(?![\w-])"
 )
 # Words before a figure that make it a rounding of the record's value, and which way.
-APPROX = re.compile(
-    r"(?i:\b(?P<word>about|around|roughly|approximately|some|close\s+to|nearly|almost|up\s+to"
-    r"|under|less\s+than|fewer\s+than|below|just\s+under|over|more\s+than|above|upwards\s+of"
-    r"|at\s+least|well\s+over|just\s+over|in\s+excess\s+of|exceeding)\s*)\Z"
-)
 BELOW = ("nearly", "almost", "up to", "under", "less than", "fewer than", "below", "just under")
 ABOVE = ("over", "more than", "above", "upwards of", "at least", "well over", "just over")
 ABOVE += ("in excess of", "exceeding")
@@ -125,27 +121,89 @@ def _noun(text: str, end: int) -> str:
     return stem(run[-1]) if run else ""
 
 
+def noun_after(text: str, q: Quantity) -> str:
+    """Return the stem of the noun a sentence's figure counts."""
+    return _noun(text, q.start + len(q.figure.text))
+
+
+def _subject(text: str, start: int) -> str:
+    """Return the stem of the content word just before a figure, or ""."""
+    before = WORD.findall(text[max(0, start - 60) : start])
+    for token in reversed(before[-3:]):
+        if token.casefold() not in STOP and not token.casefold().endswith("ly"):
+            return stem(token)
+    return ""
+
+
+APPROX_ONE = frozenset(
+    [
+        "about",
+        "around",
+        "roughly",
+        "approximately",
+        "some",
+        "nearly",
+        "almost",
+        "under",
+        "below",
+        "over",
+        "above",
+        "exceeding",
+    ]
+)
+APPROX_TWO = frozenset(
+    ["close to", "up to", "less than", "fewer than", "just under", "more than", "upwards of"]
+    + ["at least", "well over", "just over"]
+)
+
+
 def _approx(text: str, start: int) -> str:
-    match = APPROX.search(text[max(0, start - 24) : start])
-    return " ".join(match.group("word").casefold().split()) if match else ""
+    """Return the rounding words just before a figure ("more than", "about"), or ""."""
+    before = text[max(0, start - 24) : start].casefold().split()
+    if len(before) >= 3 and " ".join(before[-3:]) == "in excess of":
+        return "in excess of"
+    if len(before) >= 2 and " ".join(before[-2:]) in APPROX_TWO:
+        return " ".join(before[-2:])
+    return before[-1] if before and before[-1] in APPROX_ONE else ""
 
 
 @lru_cache(maxsize=8192)
-def quantities(text: str, number_words: bool = True) -> tuple[Quantity, ...]:
+def quantities(text: str, number_words: bool = True, nouns: bool = True) -> tuple[Quantity, ...]:
     """Return the figures of a sentence (and its number words) with unit noun and rounding."""
     found = []
     for start, figure in extract_at(text):
         end = start + len(figure.text)
-        found.append(Quantity(figure, _noun(text, end), _approx(text, start), start))
+        noun = _noun(text, end) if nouns else ""
+        if nouns and not noun and figure.text.isalpha():
+            noun = _subject(text, start)  # "training efficiency quadrupled"
+        found.append(Quantity(figure, noun, _approx(text, start), start))
     if number_words:
-        taken = [(q.start, q.start + len(q.figure.text)) for q in found]
+        starts = [q.start for q in found]
+        ends = [q.start + len(q.figure.text) for q in found]
         for match in NUMBER_WORD.finditer(text):
-            if any(a <= match.start() < b for a, b in taken):
+            at = bisect_right(starts, match.start()) - 1
+            if at >= 0 and match.start() < ends[at]:
                 continue
             value = Decimal(NUMBER_WORDS[match.group().casefold()])
             figure = Figure(match.group(), "value", "", value)
-            found.append(Quantity(figure, _noun(text, match.end()), "", match.start()))
+            noun = _noun(text, match.end()) if nouns else ""
+            found.append(Quantity(figure, noun, "", match.start()))
     return tuple(found)
+
+
+NUMBER_RUN = re.compile(r"\d+")
+# More separate numbers than this in one section is not prose; the figure rules refuse it
+# outright instead of matching each one.
+MAX_NUMBERS = 400
+MAX_RECORD_NUMBERS = 2000
+
+
+def too_many_numbers(text: str, limit: int = MAX_NUMBERS) -> int:
+    """Return how many numbers a text holds when that is more than the limit, else 0."""
+    if len(text) < limit * 2:
+        return 0
+    count = sum(1 for _ in NUMBER_RUN.finditer(text))
+    return count if count > limit else 0
 
 
 def _step(value: Decimal) -> Decimal:

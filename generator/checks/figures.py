@@ -16,7 +16,15 @@ from generator.checks.base import (
     record_file,
     sentences,
 )
-from generator.checks.claims import Quantity, match, quantities
+from generator.checks.claims import (
+    MAX_NUMBERS,
+    MAX_RECORD_NUMBERS,
+    Quantity,
+    match,
+    noun_after,
+    quantities,
+    too_many_numbers,
+)
 from generator.checks.subjects import about_company, is_instruction
 from generator.checks.text import record_index, stem
 from generator.figures import Grounding
@@ -68,32 +76,50 @@ def supported(q: Quantity, facts: Grounding, ctx: CheckContext) -> bool:
     if not q.approx and facts.supports(q.figure):
         return True
     index = record_index(ctx.source)
-    return any(match(q, quantities(u.text), u.stems) != "value" for u in index.units)
+    return any(match(q, quantities(u.text, nouns=False), u.stems) != "value" for u in index.units)
 
 
 def check_figures(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
     """Require every figure to be in the record: an error in "reports" or about the company."""
-    facts = grounding(ctx)
     where = record_file(ctx.source)
+    if count := too_many_numbers(ctx.source.source_text, MAX_RECORD_NUMBERS):
+        message = (
+            f"{where} holds {count} numbers, more than a record states (at most "
+            f"{MAX_RECORD_NUMBERS}); figures cannot be checked against it: shorten the record"
+        )
+        return [finding("figures.reports", "error", REPORTS, message)]
+    facts = grounding(ctx)
     findings = []
     seen: set[tuple[str, str]] = set()
+    verdicts: dict[tuple[str, str], bool] = {}
     for block in guide.blocks:
         reports = block.section == REPORTS
+        if count := too_many_numbers(block.text):
+            rule = "figures.reports" if reports else "figures.attributed"
+            message = (
+                f"{count} numbers in one section are more than a guide states (at most "
+                f"{MAX_NUMBERS}); they are not checked one by one: remove the list of numbers"
+            )
+            findings.append(finding(rule, "error", block.section, message))
+            continue
         for sentence in sentences(block.text):
             instruction = not reports and is_instruction(sentence)
             about = None
-            for q in quantities(sentence):
+            for q in quantities(sentence, nouns=False):
                 number_word = q.figure.kind == "value" and q.figure.text.isalpha()
                 if number_word and not reports:
                     if about is None:
                         about = about_company(sentence, ctx)
                     if not about or instruction:
                         continue
-                if (block.section, q.figure.text) in seen or supported(q, facts, ctx):
+                key = (q.figure.text, q.approx)
+                if key not in verdicts:
+                    verdicts[key] = supported(q, facts, ctx)
+                if (block.section, q.figure.text) in seen or verdicts[key]:
                     continue
                 if about is None:
                     about = about_company(sentence, ctx)
-                if instruction and (not about or q.noun in READER_UNITS):
+                if instruction and (not about or noun_after(sentence, q) in READER_UNITS):
                     continue
                 seen.add((block.section, q.figure.text))
                 text = q.figure.text

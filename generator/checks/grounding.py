@@ -15,7 +15,7 @@ from generator.checks.base import (
     record_file,
     sentences,
 )
-from generator.checks.claims import match, quantities
+from generator.checks.claims import MAX_RECORD_NUMBERS, match, quantities, too_many_numbers
 from generator.checks.text import (
     LEAD_IN,
     STOP,
@@ -247,13 +247,15 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
     problems: list[Problem] = []
     claim_tokens = words(claim)
     claim_stems = stems(claim)
-    evidence_stems = unit.stems | {s for s in stems(unit.text)}
-    evidence_tokens = words(unit.text)
+    evidence_stems = unit.all_stems
+    evidence_tokens = unit.tokens
     own = {normalize(n) for n in (ctx.source.company, ctx.source.publisher_name)}
     # Figures: each must be a figure of the evidence, counting the same thing.
-    evidence_q = quantities(unit.text)
     result = False
-    for q in quantities(claim):
+    skip = too_many_numbers(claim) or too_many_numbers(index.norm_text, MAX_RECORD_NUMBERS)
+    claim_q = () if skip else quantities(claim)
+    evidence_q = quantities(unit.text) if claim_q else ()
+    for q in claim_q:
         if q.figure.kind == "ident":
             continue
         result = True
@@ -267,7 +269,7 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
                 )
             )
         elif verdict == "value" and any(
-            match(q, quantities(u.text), u.stems) != "value" for u in index.units
+            match(q, quantities(u.text, nouns=False), u.stems) != "value" for u in index.units
         ):
             problems.append(
                 Problem("figures.claim", q.figure.text, f"{q.figure.text!r} is not stated there")
@@ -302,6 +304,8 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
     for i, token in enumerate(claim_tokens):
         if stem(token) not in OUTCOMES:
             continue
+        if i and any(ch.isdigit() for ch in claim_tokens[i - 1]):
+            continue  # "a 300% increase" names a figure, which the figure rules judge
         result = True
         obj = []
         for follower in claim_tokens[i + 1 : i + 5]:
@@ -369,24 +373,31 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
 CLAUSE = re.compile(r";\s+|,\s+(?:and|while|whereas|but)\s+|\s+and\s+(?=the\s|its\s|it\s)")
 
 
-def _evidence_units(claim: str, guide: ParsedGuide, index: RecordIndex) -> list[Unit]:
+# A lower-ranked sentence may serve as evidence only when it aligns nearly as well as the best.
+CLOSE_SCORE = 0.6
+
+
+def _evidence_units(claim: str, guide: ParsedGuide, index: RecordIndex) -> list[tuple[float, Unit]]:
     """Return the record sentences a claim may rest on: its drafted quote first, then the best."""
-    units = []
+    units: list[tuple[float, Unit]] = []
     key = normalize(claim)
     for item in guide.evidence:
-        if normalize(item.text) == key and normalize(item.quote) in index.norm_text:
-            units.append(_unit(item.quote))
-    stemmed = content(stems(claim))
-    units.extend(unit for _, unit in align(stemmed, index))
+        quoted = normalize(item.quote).strip(" .")
+        if normalize(item.text) != key or not quoted or quoted not in index.norm_text:
+            continue
+        holders = [unit for unit in index.units if quoted in unit.norm]
+        units.extend((float("inf"), unit) for unit in holders or [_unit(item.quote)])
+    units.extend(align(content(stems(claim)), index))
     return units
 
 
 def _judge(claim: str, guide: ParsedGuide, index: RecordIndex, ctx: CheckContext) -> Claim:
-    units = _evidence_units(claim, guide, index)
-    if not units:
-        units = list(index.units[:1])
+    ranked = _evidence_units(claim, guide, index) or [(0.0, unit) for unit in index.units[:1]]
+    top = ranked[0][0]
     best: Claim | None = None
-    for unit in units:
+    for score, unit in ranked:
+        if best is not None and score < top * CLOSE_SCORE:
+            break
         problems = _problems(claim, unit, index, ctx)
         if best is None or len(problems) < len(best.problems):
             best = Claim(claim, unit.text, False, problems)

@@ -10,7 +10,7 @@ from generator.findings import Finding
 
 URL = re.compile(r"\b(?:https?|ftp)://[^\s<>()\[\]\"'`]+|\bwww\.[^\s<>()\[\]\"'`]+", re.I)
 MD_TARGET = re.compile(r"\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
-EMAIL = re.compile(r"\b[\w.+-]+@((?:[a-z0-9-]+\.)+[a-z]{2,})\b", re.IGNORECASE)
+EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@((?:[a-z0-9-]+\.)+[a-z]{2,})\b", re.IGNORECASE)
 SCHEME = re.compile(r"\b(?:javascript|data|vbscript|file|mailto):[^\s)]*", re.IGNORECASE)
 TLDS = (
     "com|net|org|io|ai|dev|co|app|xyz|info|biz|me|ly|gg|us|uk|de|fr|cn|ru|eu|nl|jp|ca|au|ch"

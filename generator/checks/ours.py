@@ -14,7 +14,7 @@ from generator.checks.base import (
     record_file,
     sentences,
 )
-from generator.checks.text import record_index, stems, words
+from generator.checks.text import content, record_index, stems, words
 from generator.figures import DIGIT
 from generator.findings import Finding
 from generator.guides import CASE_STUDY, INTERPRETATION, PRACTICE
@@ -141,7 +141,7 @@ def _steps(guide: ParsedGuide) -> list[Finding]:
         return []
     items = [m.group(1) for line in practice.text.splitlines() if (m := LIST_ITEM.match(line))]
     findings = []
-    stemmed = [stems(item) for item in items]
+    stemmed = [content(stems(item)) for item in items]
     for index, item in enumerate(items):
         problem = None
         first = words(item)[:1]

@@ -183,6 +183,8 @@ class Unit:
     stems: frozenset[str]
     counts: tuple[tuple[str, int], ...]
     length: int
+    all_stems: frozenset[str]
+    tokens: tuple[str, ...]
 
 
 LEAD_IN = re.compile(
@@ -209,9 +211,17 @@ class RecordIndex:
 
 
 def _unit(text: str) -> Unit:
-    stemmed = content(stems(text))
+    every = stems(text)
+    stemmed = content(every)
+    counts = tuple(Counter(stemmed).items())
     return Unit(
-        text, normalize(text), frozenset(stemmed), tuple(Counter(stemmed).items()), len(stemmed)
+        text,
+        normalize(text),
+        frozenset(stemmed),
+        counts,
+        len(stemmed),
+        frozenset(every),
+        tuple(words(text)),
     )
 
 
