@@ -60,18 +60,17 @@ NOT_IMPERATIVE = frozenset(
 
 def copied(sentence: str, ctx: CheckContext) -> str | None:
     """Return the record sentence a sentence of ours copies (verbatim or 80 % of 8+ tokens)."""
-    text = QUOTED.sub(" ", sentence)
-    tokens = stems(text)
-    if len(words(text)) < COPY_TOKENS:
+    text = QUOTED.sub(" ", sentence) if '"' in sentence or "“" in sentence else sentence
+    tokens = set(stems(text))
+    if len(words(text)) < COPY_TOKENS or not tokens:
         return None
     index = record_index(ctx.source)
     norm = normalize(text).rstrip(".!? ")
+    need = COPY_SHARE * len(tokens)
     for unit in index.units:
-        if len(unit.norm) >= 40 and (unit.norm.rstrip(".!? ") in norm or norm in unit.norm):
+        if len(tokens & unit.all_stems) >= need:
             return unit.text
-        unit_tokens = frozenset(stems(unit.text))
-        share = sum(1 for token in tokens if token in unit_tokens) / len(tokens)
-        if share >= COPY_SHARE:
+        if len(unit.norm) >= 40 and unit.norm.rstrip(".!? ") in norm:
             return unit.text
     return None
 

@@ -154,23 +154,36 @@ def stem(word: str) -> str:
     return word
 
 
+HYPHEN_PARTS = re.compile(r"[-'’]")
+
+
 def parts(token: str) -> list[str]:
     """Split a hyphenated token into its parts (the token itself when it has none)."""
-    return [p for p in re.split(r"[-'’]", token) if p] if "-" in token else [token]
+    return [p for p in HYPHEN_PARTS.split(token) if p] if "-" in token else [token]
 
 
-def stems(text: str) -> list[str]:
-    """Return the stems of every word and hyphen part of a text."""
+@lru_cache(maxsize=65536)
+def stems(text: str) -> tuple[str, ...]:
+    """Return the stems of every word and hyphen part of a text (cached per text)."""
     out = []
     for token in words(text):
-        pieces = parts(token)
-        out.extend(stem(piece) for piece in pieces)
-        if len(pieces) > 1:
+        if "-" in token:
+            pieces = parts(token)
+            out.extend(stem(piece) for piece in pieces)
+            if len(pieces) > 1:
+                out.append(stem(token))
+        else:
             out.append(stem(token))
-    return out
+    return tuple(out)
 
 
-def content(stemmed: list[str]) -> list[str]:
+@lru_cache(maxsize=65536)
+def folded_words(text: str) -> frozenset[str]:
+    """Return the case-folded words of a text (cached per text)."""
+    return frozenset(w.casefold() for w in words(text))
+
+
+def content(stemmed: tuple[str, ...] | list[str]) -> list[str]:
     return [s for s in stemmed if s not in STOP]
 
 
@@ -210,6 +223,7 @@ class RecordIndex:
     names: frozenset[str]
 
 
+@lru_cache(maxsize=16384)
 def _unit(text: str) -> Unit:
     every = stems(text)
     stemmed = content(every)
@@ -225,8 +239,22 @@ def _unit(text: str) -> Unit:
     )
 
 
+_LAST: dict[int, tuple[Source, RecordIndex]] = {}
+
+
 def record_index(source: Source) -> RecordIndex:
     """Index a record's sentences (cached per record content)."""
+    last = _LAST.get(id(source))
+    if last is not None and last[0] is source:
+        return last[1]
+    index = _index_of(source)
+    if len(_LAST) > 64:
+        _LAST.clear()
+    _LAST[id(source)] = (source, index)
+    return index
+
+
+def _index_of(source: Source) -> RecordIndex:
     return _record_index(
         source.title,
         source.summary,
@@ -257,9 +285,10 @@ def _record_index(
     total = max(1, len(units))
     idf = {s: math.log(1 + (total - n + 0.5) / (n + 0.5)) for s, n in frequency.items()}
     everything = "\n".join([*texts, extra])
-    vocabulary = frozenset(stems(everything)) | frozenset(w.casefold() for w in words(everything))
+    pieces = [*texts, extra]
+    vocabulary = frozenset().union(*(set(stems(t)) | folded_words(t) for t in pieces))
     avg = sum(unit.length for unit in units) / total
-    sequence = tuple(stems(everything))
+    sequence = tuple(token for t in pieces for token in (*stems(t), "\0"))
     return RecordIndex(
         units, vocabulary, idf, avg or 1.0, normalize(everything), sequence, _names(texts)
     )
@@ -307,16 +336,21 @@ GENERIC_ACRONYMS = frozenset(
 
 def _names(texts: list[str]) -> frozenset[str]:
     """Return the record's own names: capitalised words inside sentences, and acronyms."""
+    return frozenset().union(*(_text_names(text) for text in texts))
+
+
+@lru_cache(maxsize=16384)
+def _text_names(text: str) -> frozenset[str]:
+    """Return the capitalised words inside one sentence, and its acronyms."""
     found = set()
-    for text in texts:
-        for i, token in enumerate(words(text)):
-            for piece in parts(token):
-                head = piece.split("'")[0].split("’")[0]
-                if len(head) < 2 or not head[0].isupper():
-                    continue
-                mixed = any(ch.isupper() for ch in head[1:])
-                if (i > 0 or mixed) and head.casefold() not in GENERIC_ACRONYMS:
-                    found.add(head)
+    for i, token in enumerate(words(text)):
+        for piece in parts(token):
+            head = piece.split("'")[0].split("’")[0]
+            if len(head) < 2 or not head[0].isupper():
+                continue
+            mixed = head[1:] != head[1:].lower()
+            if (i > 0 or mixed) and head.casefold() not in GENERIC_ACRONYMS:
+                found.add(head)
     return frozenset(found)
 
 
