@@ -75,3 +75,73 @@ def test_verdict_key_covers_every_module_of_the_checks_package(tmp_path, monkeyp
     module_version.cache_clear()
     assert codehash.module_version("checks") != before
     module_version.cache_clear()
+
+
+# Keywords a strict structured output accepts; minLength/maxLength and uniqueItems are refused.
+SCHEMA_KEYWORDS = {
+    "type", "properties", "required", "additionalProperties", "items", "description", "title",
+    "$defs", "$ref", "enum", "const", "anyOf", "pattern", "format", "minItems", "maxItems",
+    "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+}  # fmt: skip
+
+
+def _keywords(schema, found: set[str]) -> set[str]:
+    if isinstance(schema, dict):
+        for key, value in schema.items():
+            found.add(key)
+            if key in ("properties", "$defs"):
+                for sub in value.values():
+                    _keywords(sub, found)
+            else:
+                _keywords(value, found)
+    elif isinstance(schema, list):
+        for item in schema:
+            _keywords(item, found)
+    return found
+
+
+def test_draft_schema_uses_only_keywords_strict_outputs_accept() -> None:
+    from openai.lib._parsing import type_to_response_format_param
+
+    from generator.draft import Draft
+
+    schema = type_to_response_format_param(Draft)["json_schema"]["schema"]
+    assert _keywords(schema, set()) <= SCHEMA_KEYWORDS
+    properties = schema["properties"]
+    assert "pattern" in properties["angle"] and "pattern" in properties["steps"]["items"]
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("angle", "connect measurement to the bottleneck because Meta doubled training"),
+        ("angle", "cut costs by 40%"),
+        ("case_study_title", "systems. Then more"),
+        ("steps", ["Profile first. Then scale.", "Report effects.", "Separate measurements."]),
+    ],
+)
+def test_draft_refuses_what_the_checks_would_refuse(field: str, value) -> None:
+    from pydantic import ValidationError
+
+    from generator.draft import Draft
+
+    good = {
+        "reported": [{"text": "Meta replaced systems.", "quote": "Meta replaced"}],
+        "angle": "connect measurement to the bottleneck",
+        "interpretation": "Ours.",
+        "case_study_title": "systems-oriented",
+        "case_study": "Ours.",
+        "steps": ["Profile first.", "Report effects.", "Separate measurements."],
+    }
+    Draft.model_validate(good)
+    with pytest.raises(ValidationError):
+        Draft.model_validate({**good, field: value})
+
+
+def test_reask_states_the_limits() -> None:
+    from generator.prompts import PromptSet
+
+    prompts = PromptSet(ROOT / "prompts")
+    text = prompts.repair(["angle: String should match pattern"])["content"]
+    text = " ".join(text.split())
+    assert "at most 8 words" in text and "one distinct imperative sentence" in text
