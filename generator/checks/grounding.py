@@ -231,14 +231,15 @@ def _company_pattern(companies: tuple[str, ...]) -> re.Pattern[str] | None:
 company_pattern = lru_cache(maxsize=16)(_company_pattern)
 
 
-def _polarity(tokens: list[str]) -> set[str]:
-    found = set()
+def _polarity(tokens: list[str] | tuple[str, ...]) -> dict[str, str]:
+    """Map each polarity class of a text ("not" for every negation) to the word that says it."""
+    found: dict[str, str] = {}
     for token in tokens:
         lowered = token.casefold().replace("’", "'")
         if lowered.endswith("n't"):
-            found.add("not")
+            found.setdefault("not", token)
         elif lowered in POLARITY:
-            found.add("not" if lowered in NEGATION else lowered)
+            found.setdefault("not" if lowered in NEGATION else lowered, token)
     return found
 
 
@@ -276,8 +277,9 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
             )
     # Polarity: negations, hedges and quantifiers must agree with the evidence.
     claim_polarity, evidence_polarity = _polarity(claim_tokens), _polarity(evidence_tokens)
-    for word in sorted(claim_polarity - evidence_polarity):
-        problems.append(Problem("grounding.polarity", word, f"{word!r} is not in the evidence"))
+    for word in sorted(claim_polarity.keys() - evidence_polarity.keys()):
+        said = claim_polarity[word]
+        problems.append(Problem("grounding.polarity", said, f"{said!r} is not in the evidence"))
     lowered = [t.casefold() for t in evidence_tokens]
     claim_set = set(content(claim_stems))
     for i, token in enumerate(lowered):
