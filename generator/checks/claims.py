@@ -95,10 +95,18 @@ class Quantity:
     noun: str
     approx: str
     start: int
+    run: tuple[str, ...] = ()
+    before: bool = False
 
 
 def _noun(text: str, end: int) -> str:
     """Return the stem of the head noun a figure quantifies: the last word of the run after it."""
+    run = noun_run(text, end)
+    return run[-1] if run else ""
+
+
+def noun_run(text: str, end: int) -> tuple[str, ...]:
+    """Return the stems of the words after a figure, up to a stop word or punctuation."""
     run: list[str] = []
     previous = end
     for match in WORD.finditer(text, end, min(len(text), end + 80)):
@@ -118,7 +126,7 @@ def _noun(text: str, end: int) -> str:
         previous = match.end()
         if len(run) == 4:
             break
-    return stem(run[-1]) if run else ""
+    return tuple(stem(token) for token in run)
 
 
 def noun_after(text: str, q: Quantity) -> str:
@@ -173,10 +181,11 @@ def quantities(text: str, number_words: bool = True, nouns: bool = True) -> tupl
     found = []
     for start, figure in extract_at(text):
         end = start + len(figure.text)
-        noun = _noun(text, end) if nouns else ""
+        run = noun_run(text, end) if nouns else ()
+        noun, before = (run[-1] if run else ""), False
         if nouns and not noun and figure.text.isalpha():
-            noun = _subject(text, start)  # "training efficiency quadrupled"
-        found.append(Quantity(figure, noun, _approx(text, start), start))
+            noun, before = _subject(text, start), True  # "training efficiency quadrupled"
+        found.append(Quantity(figure, noun, _approx(text, start), start, run, before))
     if number_words:
         starts = [q.start for q in found]
         ends = [q.start + len(q.figure.text) for q in found]
@@ -272,6 +281,8 @@ def noun_fits(claim: Quantity, stated: Quantity, evidence_stems: frozenset[str])
         return True
     if claim.figure.kind == "vague" and claim.noun in evidence_stems:
         return True
+    if claim.before and claim.noun in stated.run:
+        return True  # "training twice as efficient" for "doubled training efficiency"
     return not stated.noun and claim.noun in evidence_stems
 
 

@@ -15,10 +15,17 @@ from generator.checks.base import (
     record_file,
     sentences,
 )
-from generator.checks.claims import MAX_RECORD_NUMBERS, match, quantities, too_many_numbers
+from generator.checks.claims import (
+    MAX_RECORD_NUMBERS,
+    match,
+    noun_run,
+    quantities,
+    too_many_numbers,
+)
 from generator.checks.text import (
     LEAD_IN,
     STOP,
+    WORD,
     RecordIndex,
     Unit,
     _unit,
@@ -303,24 +310,20 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
             problems.append(
                 Problem("grounding.claim", phrase.group(), f"{phrase.group()!r} is not stated")
             )
-    for i, token in enumerate(claim_tokens):
-        if stem(token) not in OUTCOMES:
+    previous = ""
+    for hit in WORD.finditer(claim):
+        token = hit.group()
+        if stem(token) not in OUTCOMES or any(ch.isdigit() for ch in previous):
+            previous = token  # "a 300% increase" names a figure, which the figure rules judge
             continue
-        if i and any(ch.isdigit() for ch in claim_tokens[i - 1]):
-            continue  # "a 300% increase" names a figure, which the figure rules judge
+        previous = token
         result = True
-        obj = []
-        for follower in claim_tokens[i + 1 : i + 5]:
-            if follower.casefold() in STOP or any(ch.isdigit() for ch in follower):
-                if obj:
-                    break
-                continue
-            obj.append(follower)
-        head = stem(obj[-1]) if obj else ""
+        run = noun_run(claim, hit.end())
+        head = run[-1] if run else ""
         if (head and head not in evidence_stems) or (
             not head and stem(token) not in evidence_stems
         ):
-            what = " ".join([token, *obj])
+            what = " ".join([token, *words(claim[hit.end() : hit.end() + 60])[: len(run)]])
             problems.append(
                 Problem("grounding.claim", what, f"outcome {what!r} is not in the evidence")
             )
