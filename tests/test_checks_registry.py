@@ -19,7 +19,7 @@ RULE_ID = re.compile(
 )
 
 
-@pytest.mark.parametrize("rule", RULE_DOCS, ids=lambda rule: rule.id)
+@pytest.mark.parametrize("rule", [r for r in RULE_DOCS if not r.judge], ids=lambda r: r.id)
 def test_rule_flags_its_failing_example_and_passes_its_passing_one(rule) -> None:
     failing = [f for f in run_example(rule.failing) if f.rule == rule.id]
     assert failing, f"{rule.id} missed its failing example"
@@ -31,7 +31,7 @@ def test_every_rule_the_code_emits_is_in_the_registry_once() -> None:
     ids = [rule.id for rule in RULE_DOCS]
     assert len(ids) == len(set(ids))
     emitted = set()
-    for path in (ROOT / "generator" / "checks").glob("*.py"):
+    for path in [*(ROOT / "generator" / "checks").glob("*.py"), ROOT / "generator" / "judge.py"]:
         if path.name != "registry.py":
             emitted.update(RULE_ID.findall(path.read_text(encoding="utf-8")))
     assert emitted - set(ids) == set()

@@ -38,6 +38,8 @@ class RuleDoc:
     doc: str
     failing: Example
     passing: Example
+    # Rules that run only with `check --judge` (a model answers); their examples need one.
+    judge: bool = False
 
 
 def _ex(old: str = "", new: str = "", **kw: Any) -> Example:
@@ -440,6 +442,15 @@ RULE_DOCS: tuple[RuleDoc, ...] = (
         "'Read the originals' shows only older Checked dates than recorded",
         _ex("Checked 2026-10-22", "Checked 2026-10-01"),
         _ex(),
+    ),
+    RuleDoc(
+        "grounding.judge",
+        "warning",
+        (R,),
+        "with `check --judge` only: the model finds no verbatim support for a reported claim",
+        _ex(S1, "GEM also halved on-call pages."),
+        _ex(),
+        judge=True,
     ),
     RuleDoc(
         "staleness.source",
