@@ -2,12 +2,12 @@
 
 The schema is sent to the model as a strict structured output, which accepts `pattern`,
 `format`, `minItems`/`maxItems` and numeric bounds only; every other limit is stated in the
-field descriptions and in the re-ask (prompts/repair.j2), and enforced by the checks.
+field descriptions and in the re-ask (prompts/repair.j2). The patterns bind the model only:
+a draft that breaks them (an editor's playbook, say) is still built, and the checks (ours.*)
+refuse it with a message instead of generation failing.
 """
 
 from __future__ import annotations
-
-from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -38,7 +38,7 @@ class Draft(BaseModel):
     angle: str = Field(
         description="Short lower-case career angle of at most 8 words, no punctuation or "
         "figures, e.g. 'connect X to Y'.",
-        pattern=SHORT_PHRASE,
+        json_schema_extra={"pattern": SHORT_PHRASE},
     )
     interpretation: str = Field(
         description="Our career interpretation, one or two paragraphs, in our own words: never "
@@ -46,13 +46,14 @@ class Draft(BaseModel):
     )
     case_study_title: str = Field(
         description="Fills 'Build a ... case study' in at most 8 words, e.g. 'systems-oriented'.",
-        pattern=SHORT_PHRASE,
+        json_schema_extra={"pattern": SHORT_PHRASE},
     )
     case_study: str = Field(
         description="How a candidate builds a small case study, in our own words."
     )
-    steps: list[Annotated[str, Field(pattern=ONE_SENTENCE)]] = Field(
+    steps: list[str] = Field(
         min_length=3,
         max_length=5,
         description="3 to 5 distinct steps, each one imperative sentence.",
+        json_schema_extra={"items": {"type": "string", "pattern": ONE_SENTENCE}},
     )

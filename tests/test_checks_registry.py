@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from generator.checks import check_body
 from generator.checks.registry import RULE_DOCS, rules_table, run_example
 from generator.codehash import import_closure, module_version
 
@@ -112,19 +113,25 @@ def test_draft_schema_uses_only_keywords_strict_outputs_accept() -> None:
 
 
 @pytest.mark.parametrize(
-    ("field", "value"),
+    ("field", "value", "rule"),
     [
-        ("angle", "connect measurement to the bottleneck because Meta doubled training"),
-        ("angle", "cut costs by 40%"),
-        ("case_study_title", "systems. Then more"),
-        ("steps", ["Profile first. Then scale.", "Report effects.", "Separate measurements."]),
+        ("angle", "connect measurement to the bottleneck because Meta doubled it", "ours.angle"),
+        ("angle", "cut costs by 40 percent", "ours.angle"),
+        ("case_study_title", "systems. Then more", "ours.title"),
+        ("steps", ["Profile first. Then scale.", "Report effects.", "Separate it."], "ours.steps"),
     ],
 )
-def test_draft_refuses_what_the_checks_would_refuse(field: str, value) -> None:
-    from pydantic import ValidationError
+def test_schema_patterns_refuse_what_the_checks_refuse(field: str, value, rule: str) -> None:
+    from openai.lib._parsing import type_to_response_format_param
 
+    from generator.checks.registry import example_context
+    from generator.compose import compose_body
     from generator.draft import Draft
 
+    schema = type_to_response_format_param(Draft)["json_schema"]["schema"]["properties"]
+    pattern = (schema[field].get("items") or schema[field])["pattern"]
+    values = value if isinstance(value, list) else [value]
+    assert not all(re.fullmatch(pattern, v) for v in values)
     good = {
         "reported": [{"text": "Meta replaced systems.", "quote": "Meta replaced"}],
         "angle": "connect measurement to the bottleneck",
@@ -133,9 +140,15 @@ def test_draft_refuses_what_the_checks_would_refuse(field: str, value) -> None:
         "case_study": "Ours.",
         "steps": ["Profile first.", "Report effects.", "Separate measurements."],
     }
-    Draft.model_validate(good)
-    with pytest.raises(ValidationError):
-        Draft.model_validate({**good, field: value})
+    assert all(
+        re.fullmatch(pattern, v) for v in (good[field] if field == "steps" else [good[field]])
+    )
+    # A draft that breaks a pattern is still built; the checks refuse it with a message.
+    ctx = example_context()
+    text = compose_body(
+        Draft.model_validate({**good, field: value}), ctx.source, ctx.originals, ctx.site_name
+    )
+    assert rule in {f.rule for f in check_body(text, ctx)}
 
 
 def test_reask_states_the_limits() -> None:
