@@ -266,7 +266,7 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
     for q in claim_q:
         if q.figure.kind == "ident":
             continue
-        result = True
+        result = result or q.figure.kind != "vague"  # "thousands of GPUs" is scale, not a result
         verdict = match(q, evidence_q, evidence_stems)
         if verdict == "unit":
             problems.append(
@@ -363,8 +363,13 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
         else:
             named.append(text)
     if result:
+        # The system a record is about (named in its title) may carry any of its results.
+        title = set(stems(ctx.source.title))
         for name in named:
-            if not all(stem(p) in evidence_stems for p in stems(name)):
+            name_stems = stems(name)
+            if all(p in title for p in name_stems):
+                continue
+            if not all(p in evidence_stems for p in name_stems):
                 problems.append(
                     Problem(
                         "grounding.joined",
@@ -386,9 +391,15 @@ def _evidence_units(claim: str, guide: ParsedGuide, index: RecordIndex) -> list[
     """Return the record sentences a claim may rest on: its drafted quote first, then the best."""
     units: list[tuple[float, Unit]] = []
     key = normalize(claim)
+    claim_stems = set(content(stems(claim)))
     for item in guide.evidence:
         quoted = normalize(item.quote).strip(" .")
-        if normalize(item.text) != key or not quoted or quoted not in index.norm_text:
+        if not quoted or quoted not in index.norm_text:
+            continue
+        drafted = set(content(stems(item.text)))
+        same = normalize(item.text) == key
+        # An edited statement keeps its drafted quote while most of its words remain.
+        if not same and len(claim_stems & drafted) < 0.6 * max(1, len(drafted | claim_stems)):
             continue
         holders = [unit for unit in index.units if quoted in unit.norm]
         units.extend((float("inf"), unit) for unit in holders or [_unit(item.quote)])
