@@ -19,9 +19,9 @@ INJECTION = (
     ),
     (("system prompt", "developer"), r"\bsystem\s+prompt\b|\bdeveloper\s+(?:message|prompt)\b"),
     (
-        ("approve", "publish this", "publish the", "pass this", "pass the", "accept this"),
-        r"\b(?:approve|auto-?approve|publish|pass|accept)\s+(?:this|the)\s+(?:guide|draft|text"
-        r"|article|page)\b",
+        ("approve", "pass this guide", "pass the guide"),
+        r"\b(?:approve|auto-?approve)\s+(?:this|the)\s+(?:guide|draft|text|article|page)\b"
+        r"|\bpass\s+(?:this|the)\s+guide\b",
     ),
     (
         ("note to", "note for", "message to", "message for", "instructions", "instruction "),
