@@ -23,13 +23,25 @@ def code_version() -> str:
     return digest.hexdigest()
 
 
+def module_files(name: str) -> list[Path]:
+    """Return the files of a package module: `name.py`, or every .py file of package `name/`."""
+    single = PACKAGE / f"{name}.py"
+    if single.is_file():
+        return [single]
+    folder = PACKAGE / name
+    if (folder / "__init__.py").is_file():
+        return sorted(path for path in folder.rglob("*.py") if path.is_file())
+    return []
+
+
 @lru_cache(maxsize=8)
 def module_version(name: str) -> str:
-    """Hash a package module and every package module it imports, directly or not."""
+    """Hash a package module (or subpackage) and every package module it imports."""
     digest = hashlib.sha256(__version__.encode())
     for module in sorted(import_closure(name)):
-        digest.update(module.encode() + b"\0")
-        digest.update((PACKAGE / f"{module}.py").read_bytes())
+        for path in module_files(module):
+            digest.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0")
+            digest.update(path.read_bytes())
     return digest.hexdigest()
 
 
@@ -39,14 +51,16 @@ def import_closure(name: str) -> set[str]:
     pending = [name]
     while pending:
         module = pending.pop()
-        if module in found or not (PACKAGE / f"{module}.py").is_file():
+        files = module_files(module)
+        if module in found or not files:
             continue
         found.add(module)
-        tree = ast.parse((PACKAGE / f"{module}.py").read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.module:
-                if node.module.startswith("generator."):
-                    pending.append(node.module.split(".")[1])
-                elif node.module == "generator":
-                    pending.extend(alias.name for alias in node.names)
+        for path in files:
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ImportFrom) and node.module:
+                    if node.module.startswith("generator."):
+                        pending.append(node.module.split(".")[1])
+                    elif node.module == "generator":
+                        pending.extend(alias.name for alias in node.names)
     return found

@@ -54,6 +54,11 @@ MULTIPLIER_WORDS = {
     "tripling": 3,
     "quadrupled": 4,
     "quadruples": 4,
+    "twofold": 2,
+    "threefold": 3,
+    "fourfold": 4,
+    "fivefold": 5,
+    "tenfold": 10,
     "halved": Decimal("0.5"),
     "halves": Decimal("0.5"),
     "halving": Decimal("0.5"),
@@ -134,12 +139,12 @@ MONTH_DATE = re.compile(
 RANGE_JOIN = re.compile(r"\s*(?:[-–—‒]|to|(?P<and>and))\s*\Z", re.IGNORECASE)
 BETWEEN = re.compile(r"(?i:between)\s*\Z")
 IDENTIFIER = re.compile(
-    r"(?<![\w.])(?=[A-Za-z0-9-]*\d)(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*(?![\w])"
+    r"(?<![\w.-])(?=[A-Za-z0-9-]*\d)(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*(?![\w])"
 )
 DIGIT = re.compile(r"\d")
 YEAR = re.compile(r"\d{4}")
 SCALE_TRIGGERS = ("hundred", "thousand", "million", "billion", "trillion", "dozen", "times", "fold")
-MULTIPLIER_TRIGGERS = ("twice", "doubl", "tripl", "quadrupl", "halv")
+MULTIPLIER_TRIGGERS = ("twice", "doubl", "tripl", "quadrupl", "halv", "fold")
 VAGUE_TRIGGERS = tuple(VAGUE)
 ORDINAL = re.compile(r"\A\d+(?:st|nd|rd|th)\Z", re.IGNORECASE)
 URLISH = re.compile(r"(?:https?|ftp)://\S+|\bwww\.\S+|\]\([^)]*\)|<[^>\s]+>", re.IGNORECASE)

@@ -16,7 +16,7 @@ from generator.compose import compose_body, disclaimer
 from generator.drafting import Drafter, DraftResult
 from generator.errors import AuthError, GuideError, PrepguideError
 from generator.fsio import remove_orphaned_temp_files, sha256_text
-from generator.guides import GuideDoc, GuideMeta, Provenance
+from generator.guides import GuideDoc, GuideMeta, Provenance, ReportedEvidence
 from generator.project import Project
 from generator.sources import Source
 
@@ -100,6 +100,13 @@ def build_guide(project: Project, drafter: Drafter, source: Source, result) -> G
             batch_id=result.batch_id,
         ),
         generated_hash=sha256_text(body),
+        # The model's quote behind each reported statement: the checks and review use it.
+        evidence=[
+            ReportedEvidence(text=" ".join(s.text.split()), quote=s.quote)
+            for s in result.draft.reported
+        ]
+        if drafter.backend != "offline"
+        else [],
     )
     doc = GuideDoc(meta=meta, body=body)
     doc.meta.findings = check_guide(doc, project.check_context(source))

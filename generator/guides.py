@@ -53,6 +53,15 @@ class Provenance(BaseModel):
     batch_id: str | None = None
 
 
+class ReportedEvidence(BaseModel):
+    """A reported statement as the model drafted it, with the source span it quoted for it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str
+    quote: str
+
+
 class GuideMeta(BaseModel):
     """The front matter of a guide file."""
 
@@ -66,6 +75,7 @@ class GuideMeta(BaseModel):
     provenance: Provenance
     generated_hash: str = Field(description="Hash of the body as the drafter wrote it.")
     findings: list[Finding] = []
+    evidence: list[ReportedEvidence] = []
 
 
 @dataclass
@@ -92,6 +102,8 @@ def serialize(doc: GuideDoc) -> str:
     for name in ("via", "batch_id"):
         if data["provenance"][name] is None:
             del data["provenance"][name]
+    if not data.get("evidence"):
+        data.pop("evidence", None)
     front = yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
     return f"---\n{front}---\n{doc.body}"
 

@@ -48,12 +48,23 @@ class Project:
         """Return the citations of a source with effective Checked dates."""
         return resolve_originals(source, self.ledger)
 
+    @cached_property
+    def database_terms(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """Return every record's techniques and stack, and every company, sorted and unique."""
+        records = self.sources.sources
+        vocabulary = {term.strip() for s in records for term in s.tags if term.strip()}
+        companies = {s.company.strip() for s in records if s.company.strip()}
+        return tuple(sorted(vocabulary)), tuple(sorted(companies))
+
     def check_context(self, source: Source) -> CheckContext:
         """Return what the checks need to judge a guide of this source."""
+        vocabulary, companies = self.database_terms
         return CheckContext(
             source=source,
             originals=self.originals(source),
             today=self.today,
             freshness_days=self.settings.checks.freshness_days,
             site_name=self.settings.site.name,
+            vocabulary=vocabulary,
+            companies=companies,
         )

@@ -84,9 +84,9 @@ def test_invented_figure_in_reports_is_an_error_quoting_it() -> None:
     "sentence",
     [
         "Training efficiency reached 20–25% MFU.",
-        "Model complexity grew 2.5× with LLM-like scaling.",
+        "Model complexity grew 2.5× across the ad surfaces.",
         "Mean time between interruptions passed 54,000 GPU hours.",
-        "GEM serves 3.6B daily users.",
+        "Meta apps reach 3.6B daily users.",
         "The run used 4x the training FLOPs.",
     ],
 )
@@ -112,7 +112,7 @@ def test_changed_figures_in_reports_fail(sentence: str) -> None:
 
 
 def test_unsourced_figure_in_our_prose_is_a_warning() -> None:
-    text = body(case_study="Train for 12 epochs on a modest dataset and record the results.")
+    text = body(case_study="A run of 12 epochs on a modest dataset shows the trend.")
     assert rules(text) == []
     warnings = [f for f in findings(text) if f.severity == "warning"]
     assert [f.rule for f in warnings] == ["figures.prose"]

@@ -93,11 +93,14 @@ def test_obeyed_injection_is_flagged_and_cannot_be_approved(root: Path, fake: Fa
     assert "'40%'" in errors[("figures.reports", "reports")]
     assert "Meta recommends you study" in errors[("attribution.advice", "interpretation")]
     assert "evil.example/collect" in errors[("links.foreign", "case_study")]
-    assert set(errors) == {
+    expected = {
         ("figures.reports", "reports"),
         ("attribution.advice", "interpretation"),
         ("links.foreign", "case_study"),
     }
+    # The claim-level rules may add their own reasons for the invented claim.
+    assert expected <= set(errors)
+    assert all(rule.startswith("grounding.") for rule, _ in set(errors) - expected)
 
     approved = prepguide(root, fake, "review", "approve", "meta-injected", "--by", "Ada Editor")
     assert approved.returncode != 0

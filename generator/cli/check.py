@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from generator.checks.registry import RULE_DOCS
 from generator.cli.common import Context, guide_ids, pass_ctx
 from generator.cli.root import cli
 from generator.gate import blocked, check_guides
@@ -15,10 +16,24 @@ from generator.gate import blocked, check_guides
 @cli.command()
 @click.argument("ids", nargs=-1, callback=guide_ids)
 @click.option("--json", "as_json", is_flag=True, help="Print findings as JSON.")
+@click.option("--rules", "list_rules", is_flag=True, help="List every rule and exit.")
+@click.option(
+    "--judge", is_flag=True, help="Also ask the configured model about each reported claim."
+)
 @pass_ctx
-def check(ctx: Context, ids, as_json: bool) -> None:
+def check(ctx: Context, ids, as_json: bool, list_rules: bool, judge: bool) -> None:
     """Check guides against their records; exit 1 on any error finding."""
+    if list_rules:
+        for rule in RULE_DOCS:
+            click.echo(f"{rule.id:26} {rule.severity:7} [{', '.join(rule.sections)}] {rule.doc}")
+        return
     results = check_guides(ctx.project, ids)
+    if judge:
+        from generator.judge import judge_guides
+
+        opinions = judge_guides(ctx.project, [r.id for r in results if r.status != "missing"])
+        for result in results:
+            result.findings.extend(opinions.get(result.id, []))
     failed = bool(blocked(results))
     if as_json:
         click.echo(json.dumps({"guides": [result.as_json() for result in results]}, indent=2))

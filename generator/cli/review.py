@@ -9,9 +9,12 @@ from functools import partial
 import click
 
 from generator import review as review_mod
+from generator.checks import doc_evidence
+from generator.checks.evidence import claim_evidence, marked
 from generator.cli.common import Context, fail, guide_ids, pass_ctx
 from generator.cli.root import cli
 from generator.errors import ConfigError, PrepguideError, StorageError
+from generator.judge import cached_opinions
 
 
 @cli.group()
@@ -84,6 +87,16 @@ def review_show(ctx: Context, guide_id: str) -> None:
         for claim in claims:
             where = ", ".join(sorted({span.field for span in claim.spans})) or "NOT FOUND"
             click.echo(f"  {claim.kind:6} {claim.text!r}: {where}")
+        context = ctx.project.check_context(row.source)
+        for f in cached_opinions(ctx.project, row.doc, context):
+            click.echo(f"  {f.severity:7} {f.rule:24} [{f.section}] {f.message}")
+        click.echo("claims beside their evidence (⟦…⟧ marks what the evidence lacks):")
+        for n, item in enumerate(claim_evidence(row.doc.body, context, doc_evidence(row.doc)), 1):
+            verdict = "verbatim" if item.verbatim else "supported" if item.supported else "CHECK"
+            click.echo(f"  {n}. [{verdict}] {marked(item)}")
+            click.echo(f"     evidence: {item.evidence}")
+            for mark in item.marks:
+                click.echo(f"     {mark.kind}: {mark.reason}")
     click.echo("")
     click.echo(row.doc.body)
 

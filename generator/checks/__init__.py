@@ -1,0 +1,126 @@
+"""Integrity checks over a guide: pure functions from text and records to findings.
+
+One module per rule family; `registry.RULE_DOCS` lists every rule id with its severity, the
+sections it reads, a one-line doc and a failing and a passing example.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import replace
+from datetime import date
+
+from generator.checks.attribution import check_attribution
+from generator.checks.base import (
+    CheckContext,
+    Evidence,
+    ParsedGuide,
+    Rule,
+    finding,
+    parse_guide_body,
+    record_file,
+)
+from generator.checks.citations import check_citations, citation_findings
+from generator.checks.figures import check_figures
+from generator.checks.grounding import check_grounding
+from generator.checks.hidden import check_hidden
+from generator.checks.leftovers import check_leftovers
+from generator.checks.links import check_links
+from generator.checks.originals import check_originals
+from generator.checks.ours import check_ours
+from generator.checks.quotes import check_quotes
+from generator.checks.steps import check_steps
+from generator.checks.structure import check_structure
+from generator.codehash import module_version
+from generator.findings import Finding
+from generator.guides import GuideDoc
+
+RULES: list[Rule] = [
+    check_structure,
+    check_figures,
+    check_quotes,
+    check_grounding,
+    check_attribution,
+    check_links,
+    check_leftovers,
+    check_hidden,
+    check_steps,
+    check_ours,
+    check_citations,
+    check_originals,
+]
+# check_citations is the only rule whose verdict can change with the date alone; it reads the
+# records, not the text. The others depend only on the text and the records.
+UNDATED_RULES: list[Rule] = [rule for rule in RULES if rule is not check_citations]
+
+
+def doc_evidence(doc: GuideDoc) -> tuple[Evidence, ...]:
+    """Return the drafted quote behind each reported statement, as stored with the guide."""
+    return tuple(Evidence(item.text, item.quote) for item in doc.meta.evidence)
+
+
+def check_body(
+    body: str,
+    ctx: CheckContext,
+    rules: list[Rule] = RULES,
+    evidence: tuple[Evidence, ...] = (),
+) -> list[Finding]:
+    """Run every rule (or the given ones) over a guide body."""
+    guide = parse_guide_body(body, ctx.site_name, evidence)
+    findings: list[Finding] = []
+    for rule in rules:
+        findings.extend(rule(guide, ctx))
+    return findings
+
+
+def verdict_key(doc: GuideDoc, ctx: CheckContext) -> str:
+    """Key what the undated rules judge: the code, the guide text, its evidence and the records.
+
+    The records include the database-wide vocabulary and company list the grounding rules read.
+    """
+    records = repr(replace(ctx, today=date.min))
+    evidence = repr(doc_evidence(doc))
+    payload = f"{module_version('checks')}\0{doc.content_hash}\0{records}\0{evidence}"
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def check_dated(ctx: CheckContext) -> list[Finding]:
+    """Run only the rule that compares the records' dates with today."""
+    return citation_findings(ctx)
+
+
+def check_guide(doc: GuideDoc, ctx: CheckContext) -> list[Finding]:
+    """Run every rule over a guide document, and report a source changed since generation."""
+    findings = check_body(doc.body, ctx, evidence=doc_evidence(doc))
+    if doc.meta.provenance.source_hash != ctx.source.content_hash():
+        findings.append(
+            finding(
+                "staleness.source",
+                "warning",
+                "guide",
+                f"source changed since generation: {record_file(ctx.source)} no longer matches "
+                "the record this guide was drafted from; compare them, then regenerate with "
+                f"`prepguide generate {ctx.source.key}` or re-check the text by hand",
+            )
+        )
+    return findings
+
+
+def has_errors(findings: list[Finding]) -> bool:
+    """Return True when any finding blocks approval and publishing."""
+    return any(finding.severity == "error" for finding in findings)
+
+
+__all__ = [
+    "RULES",
+    "UNDATED_RULES",
+    "CheckContext",
+    "Evidence",
+    "ParsedGuide",
+    "check_body",
+    "check_dated",
+    "check_guide",
+    "doc_evidence",
+    "has_errors",
+    "verdict_key",
+]

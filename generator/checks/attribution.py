@@ -1,0 +1,139 @@
+"""attribution.advice: no advice, recommendation or endorsement in the company's mouth.
+
+The company is its name, its publishers, the proper nouns of its record (its products and
+systems) and "the article"; paraphrases ("the engineers behind X advise", "X says you should")
+count. A verbatim quotation with no directive around it is not advice.
+"""
+
+from __future__ import annotations
+
+import re
+
+from generator.checks.base import (
+    CheckContext,
+    ParsedGuide,
+    finding,
+    grounding_text,
+    quote,
+    sentences,
+)
+from generator.checks.subjects import company_mentions, mentions_document
+from generator.findings import Finding
+from generator.guides import REPORTS
+from generator.quotes import QUOTED, normalized_source
+
+ADVICE = (
+    r"recommend(?:s|ed|ing)?|advis(?:e|es|ed|ing)|endors(?:e|es|ed|ing)|urg(?:e|es|ed)"
+    r"|encourag(?:e|es|ed)|counsel(?:s|ed)?|prescrib(?:e|es|ed)|approv(?:e|es|ed)"
+    r"|vouch(?:es|ed)?\s+for|insist(?:s|ed)?\s+(?:that\s+)?(?:you|candidates)"
+    r"|suggest(?:s|ed)?\s+(?:that\s+)?(?:you|candidates|readers|applicants|job\s+seekers)"
+    r"|suggest(?:s|ed)?\s+(?!that\b)[a-z]+ing\b"
+    r"|(?:want|expect|tell|ask)(?:s|ed)?\s+(?:you|candidates|readers|applicants|job\s+seekers)"
+    r"|looks?\s+for\s+(?:candidates|engineers|applicants|people)"
+    r"|hires?\s+(?:candidates|engineers|applicants|people)\s+who"
+)
+READER = r"(?:you|candidates?|readers?|applicants?|job\s+seekers|engineers|everyone|one)"
+# Who a guide's reader is: advice aimed at them has no place in what a source reports.
+AUDIENCE = re.compile(
+    r"\b(?:you|your|candidates?|readers?|applicants?|job\s+seekers|interviewees)\b", re.I
+)
+DIRECTIVE = rf"{READER}\s+(?:should|must|ought\s+to|need\s+to|have\s+to|shouldn't|mustn't)"
+SAYING = r"(?:says?|said|states?|stated|claims?|believes?|thinks?|argues?|writes?|insists?)"
+ROLE = (
+    r"(?:\s+(?:engineers?|engineering(?:\s+team)?|teams?|researchers?|authors?|leadership"
+    r"|hiring\s+managers?|recruiters?|interviewers?|staff|itself|people|folks|experts?))?"
+)
+AUXILIARY = r"(?:\s+(?:also|strongly|explicitly|officially|now|even|would|does|did|do|not|n't))*"
+NEGATION = re.compile(r"\b(?:not|never|neither|nor|no)\b|n't\b", re.IGNORECASE)
+SYSTEM_NOUNS = (
+    r"systems?|models?|engines?|infrastructure|stack|pipelines?|services?|algorithms?|ranking"
+    r"|feeds?|products?|surfaces?|teams?|workloads?|quality|problems?|tasks?"
+)
+# Entity names are masked with one private-use character, so the attribution patterns below
+# are compiled once instead of once per company.
+ENTITY_MARK = "\ue000"
+QUOTE_MARK = "\ue001"
+_ENTITY = (
+    rf"(?:{ENTITY_MARK}(?:['’]s)?{ROLE}"
+    r"|\b(?:the|this)\s+(?:original\s+)?(?:article|write-?up|blog\s+post|post|paper"
+    r"|source|authors?))"
+)
+_PEOPLE = (
+    r"\b(?:engineers?|teams?|people|folks|staff|researchers?|authors?|leaders?|leadership"
+    r"|experts?|builders?|creators?)\s+(?:behind|at|from|of|who\s+built)\s+(?:the\s+)?"
+    rf"{ENTITY_MARK}(?:['’]s)?(?:\s+[\w-]+)?"
+)
+ATTRIBUTION_PATTERNS = tuple(
+    re.compile(pattern, re.IGNORECASE)
+    for pattern in (
+        rf"(?:{_ENTITY}|{_PEOPLE}){AUXILIARY}\s+(?:{ADVICE})(?![\w-])",
+        rf"\baccording\s+to\s+{_ENTITY}.{{0,300}}?\b{DIRECTIVE}\b",
+        rf"\b{DIRECTIVE}\b.{{0,300}}?\baccording\s+to\s+{_ENTITY}",
+        rf"(?:{_ENTITY}|{_PEOPLE}){AUXILIARY}\s+{SAYING}\s+(?:that\s+)?{DIRECTIVE}\b",
+        rf"\bas\s+{_ENTITY}\s+(?:{ADVICE})(?![\w-])",
+        rf"\bas\s+{_ENTITY}\s+(?:{SAYING}|puts\s+it)\W{{0,3}}\s*{DIRECTIVE}\b",
+        rf"\b(?:in|per|following)\s+{_ENTITY}(?:['’]s?)?(?:\s+(?:view|opinion|words|advice"
+        rf"|experience|book))?\W{{0,3}}\s*{DIRECTIVE}\b",
+        rf"{ENTITY_MARK}['’]s\s+(?:own\s+)?(?:advice|recommendations?"
+        rf"|endorsement|guidance|tips?|suggestions?|verdict)\b(?!\s+(?:{SYSTEM_NOUNS})\b)",
+        rf"\b(?:endorsed|recommended|approved|sponsored|backed|vetted|certified|sanctioned"
+        rf"|commissioned|blessed)\s+by\s+{_ENTITY}",
+    )
+)
+
+
+def _attributed_advice(
+    sentence: str, mentions: re.Pattern[str], patterns: tuple[re.Pattern[str], ...]
+) -> str | None:
+    """Return the words that put advice in an entity's mouth, or None."""
+    unquoted = QUOTED.sub(QUOTE_MARK, sentence)
+    names = mentions.findall(unquoted)
+    masked = mentions.sub(ENTITY_MARK, unquoted)
+    for index, pattern in enumerate(patterns):
+        match = pattern.search(masked)
+        if match is None:
+            continue
+        if index == len(ATTRIBUTION_PATTERNS) - 1 and NEGATION.search(masked, 0, match.start()):
+            continue
+        hit = match.group()
+        before = masked[: match.start()].count(ENTITY_MARK)
+        for name in names[before:]:
+            hit = hit.replace(ENTITY_MARK, name, 1)
+        return hit
+    return None
+
+
+def check_attribution(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
+    """Refuse advice, recommendations or endorsements put in the company's or publisher's mouth."""
+    mentions = company_mentions(ctx)
+    reader_patterns = ATTRIBUTION_PATTERNS[:1]
+    source_text = normalized_source(grounding_text(ctx.source))
+    findings = []
+    for block in guide.blocks:
+        if not mentions.search(block.text) and not mentions_document(block.text):
+            continue
+        for sentence in sentences(block.text):
+            if not mentions.search(sentence) and not mentions_document(sentence):
+                continue
+            if block.section == REPORTS:
+                hit = _attributed_advice(sentence, mentions, reader_patterns)
+                if hit is None or not AUDIENCE.search(sentence):
+                    continue
+                if " ".join(sentence.casefold().split()) in source_text:
+                    continue
+            else:
+                hit = _attributed_advice(sentence, mentions, ATTRIBUTION_PATTERNS)
+                if hit is None:
+                    continue
+            findings.append(
+                finding(
+                    "attribution.advice",
+                    "error",
+                    block.section,
+                    f"{quote(sentence)} puts advice or endorsement in the mouth of "
+                    f"{quote(hit, 60)}; the publishers do not advise candidates. Rewrite it as "
+                    "our own suggestion (e.g. 'We suggest …') or state only what the source "
+                    "reports",
+                )
+            )
+    return findings

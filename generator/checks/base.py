@@ -1,0 +1,155 @@
+"""What every rule shares: the guide as rules read it, the records it is checked against."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import date
+from functools import lru_cache
+
+from generator.citations import CitationView
+from generator.compose import disclaimer
+from generator.figures import Grounding, ground
+from generator.findings import Finding, Severity
+from generator.guides import DISCLAIMER, ORIGINALS, Section, split_sections
+from generator.sources import Source
+
+QUOTE_LIMIT = 140
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """A reported statement as drafted, with the verbatim source span the model gave for it."""
+
+    text: str
+    quote: str
+
+
+@dataclass(frozen=True)
+class CheckContext:
+    """The records a guide is checked against, and what the whole database knows."""
+
+    source: Source
+    originals: list[CitationView]
+    today: date
+    freshness_days: int
+    site_name: str
+    # Database-wide: every record's techniques and stack (lower case), and every company.
+    vocabulary: tuple[str, ...] = ()
+    companies: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Block:
+    """A piece of prose a rule reads: a section's heading and text, or the preamble."""
+
+    section: str
+    text: str
+
+
+@dataclass(frozen=True)
+class ParsedGuide:
+    preamble: str
+    sections: list[Section]
+    site_name: str = ""
+    blocks: list[Block] = field(default_factory=list)
+    body: str = ""
+    evidence: tuple[Evidence, ...] = ()
+
+    def section(self, key: str) -> Section | None:
+        return next((s for s in self.sections if s.key == key), None)
+
+
+Rule = Callable[[ParsedGuide, CheckContext], list[Finding]]
+
+SENTENCE_END = re.compile(r"(?<=[.!?])[\"”’)]*\s+(?=\S)|\n\s*\n|\n(?=\s*(?:[-*+]|\d+[.)])\s)")
+LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(.*\S)\s*$")
+
+
+def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """Return text as a short double-quoted excerpt for a message."""
+    text = " ".join(text.split())
+    if len(text) > limit:
+        text = text[: limit - 1].rstrip() + "…"
+    return f"“{text}”"
+
+
+def sentences(text: str) -> Iterator[str]:
+    """Split prose into sentences and list items."""
+    for part in SENTENCE_END.split(text):
+        part = part.strip()
+        if part:
+            yield part
+
+
+def sentence_at(text: str, position: int) -> str:
+    """Return the sentence or list item of a text that holds an offset."""
+    start, end = 0, len(text)
+    for match in SENTENCE_END.finditer(text):
+        if match.end() <= position:
+            start = match.end()
+        else:
+            end = match.start()
+            break
+    return text[start:end].strip()
+
+
+def record_file(source: Source) -> str:
+    """Name the record file an editor should open."""
+    if source.path is not None:
+        return f"sources/{source.path.name}"
+    return f"the source record {source.key!r}"
+
+
+def grounding_text(source: Source) -> str:
+    """Return every record text figures and quotes may come from."""
+    extra = [source.company, source.publisher_name]
+    for citation in source.citations:
+        extra += [citation.title, citation.publisher or ""]
+    return "\n".join([source.source_text, *extra])
+
+
+def grounding(ctx: CheckContext) -> Grounding:
+    """Index the figures the records state (cached per source text)."""
+    dates = [d for view in ctx.originals for d in (view.published, view.checked) if d]
+    return ground(grounding_text(ctx.source), dates)
+
+
+def finding(rule: str, severity: Severity, section: str, message: str) -> Finding:
+    return Finding(rule=rule, severity=severity, section=section, message=message)
+
+
+def entity_names(ctx: CheckContext) -> tuple[str, ...]:
+    """Return the company and publisher names a sentence could put words in the mouth of."""
+    names = {ctx.source.company, ctx.source.publisher_name}
+    names.update(view.publisher for view in ctx.originals)
+    return tuple(sorted((n for n in names if n.strip()), key=len, reverse=True))
+
+
+@lru_cache(maxsize=4096)
+def entity_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
+    """Match any of the names as whole words."""
+    alternatives = "|".join(re.escape(name) for name in names) or r"(?!x)x"
+    return re.compile(rf"(?<![\w])(?:{alternatives})(?![\w])", re.IGNORECASE)
+
+
+def _blocks(preamble: str, sections: list[Section], site_name: str) -> list[Block]:
+    blocks = []
+    extra = " ".join(preamble.split()).replace(disclaimer(site_name), "").strip()
+    if extra:
+        blocks.append(Block(DISCLAIMER, extra))
+    for section in sections:
+        if section.key == ORIGINALS:
+            continue
+        blocks.append(Block(section.key or "body", f"{section.heading}\n\n{section.text}"))
+    return blocks
+
+
+def parse_guide_body(
+    body: str, site_name: str = "", evidence: tuple[Evidence, ...] = ()
+) -> ParsedGuide:
+    """Split a guide body into its preamble, sections and the prose blocks rules read."""
+    preamble, sections = split_sections(body)
+    blocks = _blocks(preamble, sections, site_name)
+    return ParsedGuide(preamble, sections, site_name, blocks, body, evidence)

@@ -1,0 +1,298 @@
+"""Figures inside claims: each with its unit noun, compared with an evidence sentence's figures."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+from decimal import Decimal
+from functools import lru_cache
+
+from generator.checks.text import STOP, WORD, stem
+from generator.figures import VAGUE, Figure, extract_at
+
+NUMBER_WORDS = {
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "fifteen": 15,
+    "twenty": 20,
+    "thirty": 30,
+    "fifty": 50,
+    "dozen": 12,
+}
+NUMBER_WORD = re.compile(
+    r"(?<![\w-])(?i:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty"
+    r"|thirty|fifty)(?![\w-])"
+)
+# Words before a figure that make it a rounding of the record's value, and which way.
+BELOW = ("nearly", "almost", "up to", "under", "less than", "fewer than", "below", "just under")
+ABOVE = ("over", "more than", "above", "upwards of", "at least", "well over", "just over")
+ABOVE += ("in excess of", "exceeding")
+# Nouns that name the change itself, not what was counted ("a 100% improvement").
+GENERIC_NOUNS = frozenset(
+    stem(w)
+    for w in [
+        "improvement",
+        "increase",
+        "gain",
+        "reduction",
+        "decrease",
+        "cut",
+        "drop",
+        "rise",
+        "growth",
+        "boost",
+        "speedup",
+        "speed-up",
+        "jump",
+        "fall",
+        "decline",
+        "more",
+        "fewer",
+        "less",
+        "faster",
+        "slower",
+        "higher",
+        "lower",
+        "larger",
+        "smaller",
+        "bigger",
+        "better",
+        "times",
+        "fold",
+        "percent",
+        "percentage",
+        "point",
+        "points",
+        "increment",
+        "uplift",
+        "saving",
+        "savings",
+        "improvements",
+        "increases",
+        "reductions",
+    ]
+)
+SKIP = frozenset(
+    ["more", "fewer", "less", "the", "a", "an", "of", "additional", "extra", "total", "overall"]
+)
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A figure of a sentence with the noun it counts and the rounding word before it."""
+
+    figure: Figure
+    noun: str
+    approx: str
+    start: int
+    run: tuple[str, ...] = ()
+    before: bool = False
+
+
+def _noun(text: str, end: int) -> str:
+    """Return the stem of the head noun a figure quantifies: the last word of the run after it."""
+    run = noun_run(text, end)
+    return run[-1] if run else ""
+
+
+def noun_run(text: str, end: int) -> tuple[str, ...]:
+    """Return the stems of the words after a figure, up to a stop word or punctuation."""
+    run: list[str] = []
+    previous = end
+    for match in WORD.finditer(text, end, min(len(text), end + 80)):
+        if any(ch in text[previous : match.start()] for ch in ",;:()."):
+            break
+        token = match.group()
+        lowered = token.casefold()
+        if not run and lowered in SKIP:
+            previous = match.end()
+            continue
+        if lowered in STOP or any(ch.isdigit() for ch in token):
+            break
+        if lowered.endswith("ly") and run:
+            break
+        if not lowered.endswith("ly"):
+            run.append(token)
+        previous = match.end()
+        if len(run) == 4:
+            break
+    return tuple(stem(token) for token in run)
+
+
+def noun_after(text: str, q: Quantity) -> str:
+    """Return the stem of the noun a sentence's figure counts."""
+    return _noun(text, q.start + len(q.figure.text))
+
+
+def _subject(text: str, start: int) -> str:
+    """Return the stem of the content word just before a figure, or ""."""
+    before = WORD.findall(text[max(0, start - 60) : start])
+    for token in reversed(before[-3:]):
+        if token.casefold() not in STOP and not token.casefold().endswith("ly"):
+            return stem(token)
+    return ""
+
+
+APPROX_ONE = frozenset(
+    [
+        "about",
+        "around",
+        "roughly",
+        "approximately",
+        "some",
+        "nearly",
+        "almost",
+        "under",
+        "below",
+        "over",
+        "above",
+        "exceeding",
+    ]
+)
+APPROX_TWO = frozenset(
+    ["close to", "up to", "less than", "fewer than", "just under", "more than", "upwards of"]
+    + ["at least", "well over", "just over"]
+)
+
+
+def _approx(text: str, start: int) -> str:
+    """Return the rounding words just before a figure ("more than", "about"), or ""."""
+    before = text[max(0, start - 24) : start].casefold().split()
+    if len(before) >= 3 and " ".join(before[-3:]) == "in excess of":
+        return "in excess of"
+    if len(before) >= 2 and " ".join(before[-2:]) in APPROX_TWO:
+        return " ".join(before[-2:])
+    return before[-1] if before and before[-1] in APPROX_ONE else ""
+
+
+@lru_cache(maxsize=8192)
+def quantities(text: str, number_words: bool = True, nouns: bool = True) -> tuple[Quantity, ...]:
+    """Return the figures of a sentence (and its number words) with unit noun and rounding."""
+    found = []
+    for start, figure in extract_at(text):
+        end = start + len(figure.text)
+        run = noun_run(text, end) if nouns else ()
+        noun, before = (run[-1] if run else ""), False
+        if nouns and not noun and figure.text.isalpha():
+            noun, before = _subject(text, start), True  # "training efficiency quadrupled"
+        found.append(Quantity(figure, noun, _approx(text, start), start, run, before))
+    if number_words:
+        starts = [q.start for q in found]
+        ends = [q.start + len(q.figure.text) for q in found]
+        for match in NUMBER_WORD.finditer(text):
+            at = bisect_right(starts, match.start()) - 1
+            if at >= 0 and match.start() < ends[at]:
+                continue
+            value = Decimal(NUMBER_WORDS[match.group().casefold()])
+            figure = Figure(match.group(), "value", "", value)
+            noun = _noun(text, match.end()) if nouns else ""
+            found.append(Quantity(figure, noun, "", match.start()))
+    return tuple(found)
+
+
+NUMBER_RUN = re.compile(r"\d+")
+# More separate numbers than this in one section is not prose; the figure rules refuse it
+# outright instead of matching each one.
+MAX_NUMBERS = 400
+MAX_RECORD_NUMBERS = 2000
+
+
+def too_many_numbers(text: str, limit: int = MAX_NUMBERS) -> int:
+    """Return how many numbers a text holds when that is more than the limit, else 0."""
+    if len(text) < limit * 2:
+        return 0
+    count = sum(1 for _ in NUMBER_RUN.finditer(text))
+    return count if count > limit else 0
+
+
+def _step(value: Decimal) -> Decimal:
+    """Return one unit of a figure's last significant digit (3 billion → 1 billion)."""
+    exponent = value.normalize().as_tuple().exponent
+    return Decimal(1).scaleb(int(exponent)) if isinstance(exponent, int) else Decimal(1)
+
+
+def rounds_to(claimed: Decimal, stated: Decimal, approx: str) -> bool:
+    """Return True when a claimed figure is the stated one, or a consistent rounding of it."""
+    if claimed == stated:
+        return True
+    if not approx:
+        return False
+    step = _step(claimed)
+    if approx in ABOVE:
+        return claimed <= stated < claimed + step
+    if approx in BELOW:
+        return claimed - step < stated <= claimed
+    return abs(stated - claimed) * 2 <= step
+
+
+def _equivalent(claim: Figure, stated: Figure) -> bool:
+    """Return True for exact arithmetic restatements: "doubled" is "a 100% increase"."""
+    pairs = ((claim, stated), (stated, claim))
+    for percent, multiple in pairs:
+        if percent.unit == "%" and multiple.unit == "x" and percent.lo is not None:
+            m, p = multiple.lo, percent.lo
+            if m is None:
+                continue
+            if p == (m - 1) * 100 or (m < 1 and p == (1 - m) * 100):
+                return True
+            if m > 1 and p == ((1 - 1 / m) * 100).quantize(Decimal("0.01")).normalize():
+                return True
+    return False
+
+
+def same_figure(claim: Quantity, stated: Quantity) -> bool:
+    """Return True when an evidence figure states the claimed one (value, rounding, unit)."""
+    c, s = claim.figure, stated.figure
+    if c.kind == "ident":
+        return s.kind == "ident" and s.label == c.label
+    if c.kind == "vague":
+        if s.kind == "vague":
+            return c.label == s.label
+        low, high = VAGUE[c.label]
+        return s.lo is not None and s.lo > 0 and low <= s.lo.adjusted() < high
+    if c.kind in ("date", "month"):
+        return s.kind in ("date", "month") and s.label.startswith(c.label)
+    if c.kind == "range":
+        return s.kind == "range" and (c.unit, c.lo, c.hi) == (s.unit, s.lo, s.hi)
+    if c.kind != "value" or c.lo is None:
+        return False
+    values = [s.lo] if s.kind == "value" else [s.lo, s.hi] if s.kind == "range" else []
+    for value in values:
+        if value is None:
+            continue
+        if (c.unit == s.unit or not c.unit) and rounds_to(c.lo, value, claim.approx):
+            return True
+    return s.kind == "value" and _equivalent(c, s)
+
+
+def noun_fits(claim: Quantity, stated: Quantity, evidence_stems: frozenset[str]) -> bool:
+    """Return True when the claim counts the same thing as the evidence figure."""
+    if not claim.noun or claim.noun in GENERIC_NOUNS or claim.noun == stated.noun:
+        return True
+    if claim.figure.kind == "vague" and claim.noun in evidence_stems:
+        return True
+    if claim.before and claim.noun in stated.run:
+        return True  # "training twice as efficient" for "doubled training efficiency"
+    return not stated.noun and claim.noun in evidence_stems
+
+
+def match(
+    claim: Quantity, evidence: tuple[Quantity, ...], evidence_stems: frozenset[str]
+) -> str | None:
+    """Return None when the evidence states the figure, "unit" or "value" for how it differs."""
+    valued = [q for q in evidence if same_figure(claim, q)]
+    if not valued:
+        return "value"
+    if any(noun_fits(claim, q, evidence_stems) for q in valued):
+        return None
+    return "unit"

@@ -1,0 +1,147 @@
+"""figures.*: every figure in the record; an error in "reports" and wherever it is the company's.
+
+Figures compare after normalisation ("54K" is "54,000"); consistent rounding ("more than
+3 billion" for 3.6 billion) and exact arithmetic restatements ("doubled" as "a 100% increase")
+pass. Number words count as figures in "reports" and in our sentences about the company.
+"""
+
+from __future__ import annotations
+
+from generator.checks.base import (
+    CheckContext,
+    ParsedGuide,
+    finding,
+    grounding,
+    quote,
+    record_file,
+    sentences,
+)
+from generator.checks.claims import (
+    MAX_NUMBERS,
+    MAX_RECORD_NUMBERS,
+    Quantity,
+    match,
+    noun_after,
+    quantities,
+    too_many_numbers,
+)
+from generator.checks.subjects import about_company, is_instruction
+from generator.checks.text import record_index, stem
+from generator.figures import Grounding
+from generator.findings import Finding
+from generator.guides import REPORTS
+
+# What a reader's own work is counted in: "in under 300 words" is an instruction, not a fact.
+READER_UNITS = frozenset(
+    stem(w)
+    for w in [
+        "word",
+        "sentence",
+        "paragraph",
+        "page",
+        "slide",
+        "line",
+        "bullet",
+        "step",
+        "minute",
+        "hour",
+        "day",
+        "week",
+        "month",
+        "example",
+        "question",
+        "point",
+        "item",
+        "idea",
+        "note",
+        "draft",
+        "version",
+        "experiment",
+        "run",
+        "trial",
+        "attempt",
+        "case",
+        "iteration",
+        "round",
+        "pass",
+        "tab",
+        "metric",
+        "chart",
+    ]
+)
+
+
+def supported(q: Quantity, facts: Grounding, ctx: CheckContext) -> bool:
+    """Return True when the record states a figure, exactly, rounded or restated."""
+    if not q.approx and facts.supports(q.figure):
+        return True
+    index = record_index(ctx.source)
+    return any(match(q, quantities(u.text, nouns=False), u.stems) != "value" for u in index.units)
+
+
+def check_figures(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
+    """Require every figure to be in the record: an error in "reports" or about the company."""
+    where = record_file(ctx.source)
+    if count := too_many_numbers(ctx.source.source_text, MAX_RECORD_NUMBERS):
+        message = (
+            f"{where} holds {count} numbers, more than a record states (at most "
+            f"{MAX_RECORD_NUMBERS}); figures cannot be checked against it: shorten the record"
+        )
+        return [finding("figures.reports", "error", REPORTS, message)]
+    facts = grounding(ctx)
+    findings = []
+    seen: set[tuple[str, str]] = set()
+    verdicts: dict[tuple[str, str], bool] = {}
+    for block in guide.blocks:
+        reports = block.section == REPORTS
+        if count := too_many_numbers(block.text):
+            rule = "figures.reports" if reports else "figures.attributed"
+            message = (
+                f"{count} numbers in one section are more than a guide states (at most "
+                f"{MAX_NUMBERS}); they are not checked one by one: remove the list of numbers"
+            )
+            findings.append(finding(rule, "error", block.section, message))
+            continue
+        for sentence in sentences(block.text):
+            instruction = not reports and is_instruction(sentence)
+            about = None
+            for q in quantities(sentence, nouns=False):
+                number_word = q.figure.kind == "value" and q.figure.text.isalpha()
+                if number_word and not reports:
+                    if about is None:
+                        about = about_company(sentence, ctx)
+                    if not about or instruction:
+                        continue
+                key = (q.figure.text, q.approx)
+                if key not in verdicts:
+                    verdicts[key] = supported(q, facts, ctx)
+                if (block.section, q.figure.text) in seen or verdicts[key]:
+                    continue
+                if about is None:
+                    about = about_company(sentence, ctx)
+                if instruction and (not about or noun_after(sentence, q) in READER_UNITS):
+                    continue
+                seen.add((block.section, q.figure.text))
+                text = q.figure.text
+                if reports:
+                    rule, severity = "figures.reports", "error"
+                    message = (
+                        f"figure {text!r} in {quote(sentence)} is not in the source (title, "
+                        f"summary, notes, scale of {where}); remove it, or add it to the record "
+                        "if the original states it"
+                    )
+                elif about:
+                    rule, severity = "figures.attributed", "error"
+                    message = (
+                        f"figure {text!r} in {quote(sentence)} is about the company or its "
+                        f"systems but {where} does not state it; remove the figure or the "
+                        "attribution"
+                    )
+                else:
+                    rule, severity = "figures.prose", "warning"
+                    message = (
+                        f"figure {text!r} in {quote(sentence)} is not in the source; make sure "
+                        "it is ours and not presented as the source's, or remove it"
+                    )
+                findings.append(finding(rule, severity, block.section, message))
+    return findings

@@ -1,0 +1,497 @@
+"""grounding.* and figures.claim/unit: each sentence of "What X reports" against its evidence."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from generator.checks.base import (
+    CheckContext,
+    Evidence,
+    ParsedGuide,
+    finding,
+    quote,
+    record_file,
+    sentences,
+)
+from generator.checks.claims import (
+    MAX_RECORD_NUMBERS,
+    match,
+    noun_run,
+    quantities,
+    too_many_numbers,
+)
+from generator.checks.text import (
+    LEAD_IN,
+    STOP,
+    WORD,
+    RecordIndex,
+    Unit,
+    _unit,
+    align,
+    content,
+    parts,
+    record_index,
+    stem,
+    stems,
+    words,
+)
+from generator.findings import Finding
+from generator.guides import REPORTS
+from generator.quotes import normalize
+
+NEGATION = frozenset(["not", "no", "never", "without", "none", "cannot", "nor", "neither", "n't"])
+HEDGES = frozenset(["may", "might", "possibly", "perhaps"])
+QUANTIFIERS = frozenset(
+    ["only", "all", "every", "some", "rarely", "always", "seldom", "sometimes", "often", "usually"]
+)
+POLARITY = NEGATION | HEDGES | QUANTIFIERS
+SUPERLATIVES = frozenset(
+    [
+        "first",
+        "largest",
+        "biggest",
+        "fastest",
+        "best",
+        "greatest",
+        "highest",
+        "lowest",
+        "smallest",
+        "cheapest",
+        "strongest",
+        "unprecedented",
+        "unmatched",
+        "unrivalled",
+        "unrivaled",
+        "unparalleled",
+        "record-breaking",
+        "world-first",
+        "industry-first",
+        "industry-leading",
+        "world-class",
+        "state-of-the-art",
+        "groundbreaking",
+        "revolutionary",
+        "pioneering",
+        "breakthrough",
+        "never-before-seen",
+    ]
+)
+KIND_PHRASE = re.compile(r"(?i)\bof\s+its\s+kind\b|\bin\s+the\s+(?:world|industry)\b|\bever\b")
+OUTCOMES = frozenset(
+    stem(w)
+    for w in [
+        "reduced",
+        "reduces",
+        "cut",
+        "cuts",
+        "lowered",
+        "lowers",
+        "improved",
+        "improves",
+        "increased",
+        "increases",
+        "boosted",
+        "boosts",
+        "eliminated",
+        "eliminates",
+        "saved",
+        "saves",
+        "halved",
+        "halves",
+        "doubled",
+        "doubles",
+        "tripled",
+        "triples",
+        "quadrupled",
+        "accelerated",
+        "accelerates",
+        "sped",
+        "prevented",
+        "prevents",
+        "raised",
+        "raises",
+        "decreased",
+        "decreases",
+        "slashed",
+        "slashes",
+        "shrank",
+        "shrunk",
+        "achieved",
+        "achieves",
+        "outperformed",
+        "outperforms",
+        "surpassed",
+        "exceeded",
+        "beat",
+        "beats",
+        "avoided",
+        "avoids",
+        "removed",
+        "removes",
+        "fixed",
+        "fixes",
+        "solved",
+        "solves",
+    ]
+)
+MONTHS_DAYS = frozenset(
+    [
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "i",
+    ]
+)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Why a claim is not supported by its evidence: a rule, the words at fault, a message."""
+
+    rule: str
+    term: str
+    message: str
+
+
+@dataclass
+class Claim:
+    """One reported sentence, its evidence sentence and what the evidence does not support."""
+
+    text: str
+    evidence: str = ""
+    verbatim: bool = False
+    problems: list[Problem] = field(default_factory=list)
+
+
+def _proper_nouns(claim: str) -> list[str]:
+    """Return the capitalised names, acronyms and product names of a sentence."""
+    found = []
+    initial = True
+    for chunk in claim.split():
+        for token in words(chunk):
+            for piece in parts(token) if "-" in token else [token]:
+                letters = piece.replace("’", "'").split("'")[0]
+                if not letters or not letters[0].isalpha():
+                    continue
+                mixed = any(ch.isupper() for ch in letters[1:]) or any(
+                    ch.isdigit() for ch in letters
+                )
+                if (letters[0].isupper() and not initial) or (mixed and len(letters) > 1):
+                    found.append(letters)
+            initial = False
+        if chunk.endswith((":", ".", "!", "?", "“", '"')) or chunk in ("-", "–", "—"):
+            initial = True
+    return found
+
+
+@lru_cache(maxsize=16)
+def _phrases(vocabulary: tuple[str, ...]) -> dict[str, list[tuple[str, ...]]]:
+    index: dict[str, list[tuple[str, ...]]] = {}
+    for term in vocabulary:
+        key = tuple(stems(term))
+        if key:
+            index.setdefault(key[0], []).append(key)
+    return index
+
+
+def _terms(claim_stems: list[str], vocabulary: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """Return the database's technical terms a claim names."""
+    index = _phrases(vocabulary)
+    found = []
+    for i, token in enumerate(claim_stems):
+        for phrase in index.get(token, ()):
+            if tuple(claim_stems[i : i + len(phrase)]) == phrase:
+                found.append(phrase)
+    return found
+
+
+def _contains(haystack: tuple[str, ...], phrase: tuple[str, ...]) -> bool:
+    n = len(phrase)
+    return any(tuple(haystack[i : i + n]) == phrase for i in range(len(haystack) - n + 1))
+
+
+def _company_pattern(companies: tuple[str, ...]) -> re.Pattern[str] | None:
+    names = [re.escape(c) for c in sorted(companies, key=len, reverse=True) if c.strip()]
+    if not names:
+        return None
+    return re.compile(rf"(?<![\w])(?:{'|'.join(names)})(?![\w])", re.IGNORECASE)
+
+
+company_pattern = lru_cache(maxsize=16)(_company_pattern)
+
+
+def _polarity(tokens: list[str] | tuple[str, ...]) -> dict[str, str]:
+    """Map each polarity class of a text ("not" for every negation) to the word that says it."""
+    found: dict[str, str] = {}
+    for token in tokens:
+        lowered = token.casefold().replace("’", "'")
+        if lowered.endswith("n't"):
+            found.setdefault("not", token)
+        elif lowered in POLARITY:
+            found.setdefault("not" if lowered in NEGATION else lowered, token)
+    return found
+
+
+def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> list[Problem]:
+    """List what one evidence sentence does not support in a claim."""
+    problems: list[Problem] = []
+    claim_tokens = words(claim)
+    claim_stems = stems(claim)
+    evidence_stems = unit.all_stems
+    evidence_tokens = unit.tokens
+    own = {normalize(n) for n in (ctx.source.company, ctx.source.publisher_name)}
+    # Figures: each must be a figure of the evidence, counting the same thing.
+    result = False
+    skip = too_many_numbers(claim) or too_many_numbers(index.norm_text, MAX_RECORD_NUMBERS)
+    claim_q = () if skip else quantities(claim)
+    evidence_q = quantities(unit.text) if claim_q else ()
+    for q in claim_q:
+        if q.figure.kind == "ident":
+            continue
+        result = result or q.figure.kind != "vague"  # "thousands of GPUs" is scale, not a result
+        verdict = match(q, evidence_q, evidence_stems)
+        if verdict == "unit":
+            problems.append(
+                Problem(
+                    "figures.unit",
+                    q.figure.text,
+                    f"{q.figure.text!r} counts {q.noun!r}, but its evidence counts something else",
+                )
+            )
+        elif verdict == "value" and any(
+            match(q, quantities(u.text, nouns=False), u.stems) != "value" for u in index.units
+        ):
+            problems.append(
+                Problem("figures.claim", q.figure.text, f"{q.figure.text!r} is not stated there")
+            )
+    # Polarity: negations, hedges and quantifiers must agree with the evidence.
+    claim_polarity, evidence_polarity = _polarity(claim_tokens), _polarity(evidence_tokens)
+    for word in sorted(claim_polarity.keys() - evidence_polarity.keys()):
+        said = claim_polarity[word]
+        problems.append(Problem("grounding.polarity", said, f"{said!r} is not in the evidence"))
+    lowered = [t.casefold() for t in evidence_tokens]
+    claim_set = set(content(claim_stems))
+    for i, token in enumerate(lowered):
+        word = "not" if token.endswith("n't") or token in NEGATION else token
+        if word not in POLARITY or word in claim_polarity:
+            continue
+        following = [stem(t) for t in lowered[i + 1 : i + 4] if t not in STOP]
+        if following and following[0] in claim_set:
+            problems.append(
+                Problem("grounding.polarity", token, f"the evidence says {token!r}; the claim not")
+            )
+    # Superlatives and outcomes the evidence does not state.
+    for token in claim_tokens:
+        lowered_token = token.casefold()
+        if lowered_token in SUPERLATIVES and stem(lowered_token) not in evidence_stems:
+            problems.append(
+                Problem("grounding.claim", token, f"superlative {token!r} is not in the evidence")
+            )
+    for phrase in KIND_PHRASE.finditer(claim):
+        if normalize(phrase.group()) not in unit.norm:
+            problems.append(
+                Problem("grounding.claim", phrase.group(), f"{phrase.group()!r} is not stated")
+            )
+    previous = ""
+    for hit in WORD.finditer(claim):
+        token = hit.group()
+        if stem(token) not in OUTCOMES or any(ch.isdigit() for ch in previous):
+            previous = token  # "a 300% increase" names a figure, which the figure rules judge
+            continue
+        previous = token
+        result = True
+        run = noun_run(claim, hit.end())
+        head = run[-1] if run else ""
+        if (head and head not in evidence_stems) or (
+            not head and stem(token) not in evidence_stems
+        ):
+            what = " ".join([token, *words(claim[hit.end() : hit.end() + 60])[: len(run)]])
+            problems.append(
+                Problem("grounding.claim", what, f"outcome {what!r} is not in the evidence")
+            )
+    # Names and terms: in the record; and with a result, in the same sentence as the result.
+    companies = company_pattern(tuple(c for c in ctx.companies if normalize(c) not in own))
+    if companies is not None:
+        for hit in companies.finditer(claim):
+            if normalize(hit.group()) not in index.norm_text:
+                problems.append(
+                    Problem(
+                        "grounding.actor",
+                        hit.group(),
+                        f"{hit.group()!r} is another company of the database, not in the record",
+                    )
+                )
+    named: list[str] = []
+    for name in _proper_nouns(claim):
+        key = name.casefold()
+        if key in MONTHS_DAYS or normalize(name) in own:
+            continue
+        if companies is not None and companies.fullmatch(name):
+            continue
+        if key not in index.vocabulary and stem(name) not in index.vocabulary:
+            problems.append(
+                Problem(
+                    "grounding.term", name, f"{name!r} is not named in {record_file(ctx.source)}"
+                )
+            )
+        else:
+            named.append(name)
+    for phrase in _terms(claim_stems, ctx.vocabulary):
+        text = " ".join(phrase)
+        if not _contains(index.sequence, phrase):
+            problems.append(
+                Problem("grounding.term", text, f"technical term {text!r} is not in the record")
+            )
+        else:
+            named.append(text)
+    if result:
+        # The system a record is about (named in its title) may carry any of its results.
+        title = set(stems(ctx.source.title))
+        for name in named:
+            name_stems = stems(name)
+            if all(p in title for p in name_stems):
+                continue
+            if not all(p in evidence_stems for p in name_stems):
+                problems.append(
+                    Problem(
+                        "grounding.joined",
+                        name,
+                        f"{name!r} comes from another sentence of the record than the result",
+                    )
+                )
+    return problems
+
+
+CLAUSE = re.compile(r";\s+|,\s+(?:and|while|whereas|but)\s+|\s+and\s+(?=the\s|its\s|it\s)")
+
+
+# A lower-ranked sentence may serve as evidence only when it aligns nearly as well as the best.
+CLOSE_SCORE = 0.6
+
+
+def _evidence_units(claim: str, guide: ParsedGuide, index: RecordIndex) -> list[tuple[float, Unit]]:
+    """Return the record sentences a claim may rest on: its drafted quote first, then the best."""
+    units: list[tuple[float, Unit]] = []
+    key = normalize(claim)
+    claim_stems = set(content(stems(claim)))
+    for item in guide.evidence:
+        quoted = normalize(item.quote).strip(" .")
+        if not quoted or quoted not in index.norm_text:
+            continue
+        drafted = set(content(stems(item.text)))
+        same = normalize(item.text) == key
+        # An edited statement keeps its drafted quote while most of its words remain.
+        if not same and len(claim_stems & drafted) < 0.6 * max(1, len(drafted | claim_stems)):
+            continue
+        holders = [unit for unit in index.units if quoted in unit.norm]
+        units.extend((float("inf"), unit) for unit in holders or [_unit(item.quote)])
+    units.extend(align(content(stems(claim)), index))
+    return units
+
+
+def _judge(claim: str, guide: ParsedGuide, index: RecordIndex, ctx: CheckContext) -> Claim:
+    ranked = _evidence_units(claim, guide, index) or [(0.0, unit) for unit in index.units[:1]]
+    top = ranked[0][0]
+    best: Claim | None = None
+    for score, unit in ranked:
+        if best is not None and score < top * CLOSE_SCORE:
+            break
+        problems = _problems(claim, unit, index, ctx)
+        if best is None or len(problems) < len(best.problems):
+            best = Claim(claim, unit.text, False, problems)
+        if not problems:
+            break
+    assert best is not None
+    return best
+
+
+def is_verbatim_claim(claim: str, index: RecordIndex) -> bool:
+    """Return True when a claim (minus a lead-in such as "According to X:") is record text."""
+    core = normalize(LEAD_IN.sub("", claim.strip())).rstrip(".!? ")
+    return bool(core) and core in index.norm_text
+
+
+def analyze(guide: ParsedGuide, ctx: CheckContext) -> list[Claim]:
+    """Judge every sentence of "What X reports" against its best evidence sentence."""
+    reports = guide.section(REPORTS)
+    if reports is None or not reports.text:
+        return []
+    index = record_index(ctx.source)
+    claims = []
+    for sentence in sentences(reports.text):
+        if is_verbatim_claim(sentence, index):
+            best = _best_unit(sentence, index)
+            claims.append(Claim(sentence, best, True, []))
+            continue
+        judged = _judge(sentence, guide, index, ctx)
+        if judged.problems:
+            clauses = [c for c in CLAUSE.split(sentence) if c and len(words(c)) >= 3]
+            if len(clauses) > 1:
+                split = [_judge(c, guide, index, ctx) for c in clauses]
+                if not any(c.problems for c in split):
+                    judged.problems = []
+        claims.append(judged)
+    return claims
+
+
+def _best_unit(sentence: str, index: RecordIndex) -> str:
+    core = normalize(LEAD_IN.sub("", sentence.strip())).rstrip(".!? ")
+    for unit in index.units:
+        if core in unit.norm:
+            return unit.text
+    return core
+
+
+FIXES = {
+    "figures.claim": "use the figure its evidence sentence states, or quote the sentence it "
+    "comes from",
+    "figures.unit": "keep the figure with the noun the record gives it",
+    "grounding.term": "remove the name or term, or add it to the record if the original states it",
+    "grounding.actor": "a reported sentence may only describe the record's own company",
+    "grounding.polarity": "keep the record's negation, hedge or quantifier exactly",
+    "grounding.claim": "state only what the record reports",
+    "grounding.joined": "report each source sentence separately; do not credit one sentence's "
+    "result to another's subject",
+}
+
+
+def check_grounding(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
+    """Require each reported claim's figures, names, polarity and outcomes in its evidence."""
+    findings = []
+    for claim in analyze(guide, ctx):
+        seen = set()
+        for problem in claim.problems:
+            if (problem.rule, problem.term) in seen:
+                continue
+            seen.add((problem.rule, problem.term))
+            findings.append(
+                finding(
+                    problem.rule,
+                    "error",
+                    REPORTS,
+                    f"{quote(claim.text)}: {problem.message} (evidence: "
+                    f"{quote(claim.evidence, 100)}); {FIXES[problem.rule]}",
+                )
+            )
+    return findings
+
+
+__all__ = ["Claim", "Evidence", "Problem", "analyze", "check_grounding"]

@@ -1,0 +1,166 @@
+"""ours.*: our sections stay ours: no copied source sentences, short headings, real steps."""
+
+from __future__ import annotations
+
+import re
+
+from generator.checks.base import (
+    LIST_ITEM,
+    SENTENCE_END,
+    CheckContext,
+    ParsedGuide,
+    finding,
+    quote,
+    record_file,
+    sentences,
+)
+from generator.checks.text import content, record_index, stems, words
+from generator.figures import DIGIT
+from generator.findings import Finding
+from generator.guides import CASE_STUDY, INTERPRETATION, PRACTICE
+from generator.quotes import QUOTED, normalize
+
+HEADING_WORDS = 8
+COPY_TOKENS = 8
+COPY_SHARE = 0.8
+STEP_OVERLAP = 0.8
+SENTENCE_PUNCTUATION = re.compile(r"[.!?;:]\s|[.!?;:]\Z")
+NOT_IMPERATIVE = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "this",
+        "that",
+        "these",
+        "those",
+        "it",
+        "its",
+        "they",
+        "their",
+        "we",
+        "our",
+        "i",
+        "my",
+        "he",
+        "she",
+        "his",
+        "her",
+        "there",
+        "here",
+        "you",
+        "your",
+        "is",
+        "are",
+        "was",
+        "were",
+    ]
+)
+
+
+def copied(sentence: str, ctx: CheckContext) -> str | None:
+    """Return the record sentence a sentence of ours copies (verbatim or 80 % of 8+ tokens)."""
+    text = QUOTED.sub(" ", sentence) if '"' in sentence or "“" in sentence else sentence
+    tokens = set(stems(text))
+    if len(words(text)) < COPY_TOKENS or not tokens:
+        return None
+    index = record_index(ctx.source)
+    norm = normalize(text).rstrip(".!? ")
+    need = COPY_SHARE * len(tokens)
+    for unit in index.units:
+        if len(tokens & unit.all_stems) >= need:
+            return unit.text
+        if len(unit.norm) >= 40 and unit.norm.rstrip(".!? ") in norm:
+            return unit.text
+    return None
+
+
+def _short(rule: str, section: str, label: str, text: str) -> list[Finding]:
+    problems = []
+    if len(words(text)) > HEADING_WORDS:
+        problems.append(f"has {len(words(text))} words")
+    if SENTENCE_PUNCTUATION.search(text):
+        problems.append("has sentence punctuation")
+    if DIGIT.search(text):
+        problems.append("has a figure")
+    if not problems:
+        return []
+    message = (
+        f"{label} {quote(text)} {' and '.join(problems)}; write a short phrase of at most "
+        f"{HEADING_WORDS} words, with no sentence punctuation and no figures"
+    )
+    return [finding(rule, "error", section, message)]
+
+
+def _jaccard(a: list[str], b: list[str]) -> float:
+    sa, sb = set(a), set(b)
+    return len(sa & sb) / len(sa | sb) if sa | sb else 0.0
+
+
+def check_ours(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
+    """Refuse copied record sentences in our sections, long headings and non-steps."""
+    findings = []
+    where = record_file(ctx.source)
+    for key in (INTERPRETATION, CASE_STUDY, PRACTICE):
+        section = guide.section(key)
+        if section is None:
+            continue
+        for sentence in sentences(section.text):
+            item = LIST_ITEM.match(sentence)
+            sentence = item.group(1) if item else sentence
+            source = copied(sentence, ctx)
+            if source is not None:
+                findings.append(
+                    finding(
+                        "ours.copied",
+                        "error",
+                        key,
+                        f"{quote(sentence)} copies the source sentence {quote(source, 100)} of "
+                        f"{where}; our sections are ours: quote it under 'What … reports' "
+                        "instead, or write our own sentence",
+                    )
+                )
+    interpretation = guide.section(INTERPRETATION)
+    if interpretation is not None and ":" in interpretation.heading:
+        angle = interpretation.heading.split(":", 1)[1].strip()
+        if angle:
+            findings += _short("ours.angle", INTERPRETATION, "the angle", angle)
+    case_study = guide.section(CASE_STUDY)
+    if case_study is not None:
+        title = case_study.heading.removeprefix("Build a").removesuffix("case study").strip()
+        if title:
+            findings += _short("ours.title", CASE_STUDY, "the case-study title", title)
+    findings += _steps(guide)
+    return findings
+
+
+def _steps(guide: ParsedGuide) -> list[Finding]:
+    practice = guide.section(PRACTICE)
+    if practice is None:
+        return []
+    items = [m.group(1) for line in practice.text.splitlines() if (m := LIST_ITEM.match(line))]
+    findings = []
+    stemmed = [content(stems(item)) for item in items]
+    for index, item in enumerate(items):
+        problem = None
+        first = words(item)[:1]
+        if len([p for p in SENTENCE_END.split(item) if p.strip()]) > 1:
+            problem = "is more than one sentence"
+        elif not first or first[0].casefold() in NOT_IMPERATIVE or not first[0][0].isupper():
+            problem = "is not an imperative (start with a verb, e.g. 'Profile …')"
+        else:
+            for other in range(index):
+                if _jaccard(stemmed[index], stemmed[other]) >= STEP_OVERLAP:
+                    problem = f"nearly repeats {quote(items[other], 80)}"
+                    break
+        if problem:
+            findings.append(
+                finding(
+                    "ours.steps",
+                    "error",
+                    PRACTICE,
+                    f"step {quote(item, 80)} {problem}; write distinct steps, each one "
+                    "imperative sentence",
+                )
+            )
+    return findings

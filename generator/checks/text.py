@@ -1,0 +1,376 @@
+"""Plain language tools for the rules: tokens, stems, record sentences and their alignment."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+
+from generator.checks.base import SENTENCE_END
+from generator.quotes import normalize
+from generator.sources import Source
+
+# Words joined by hyphens or apostrophes stay one token; every separator is required, so a
+# long hyphenated run is matched in one pass.
+WORD = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")
+STOP = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "but",
+        "of",
+        "to",
+        "in",
+        "on",
+        "at",
+        "by",
+        "for",
+        "with",
+        "from",
+        "into",
+        "onto",
+        "over",
+        "under",
+        "as",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "it",
+        "its",
+        "this",
+        "that",
+        "these",
+        "those",
+        "their",
+        "there",
+        "they",
+        "them",
+        "we",
+        "our",
+        "you",
+        "your",
+        "i",
+        "he",
+        "she",
+        "his",
+        "her",
+        "than",
+        "then",
+        "so",
+        "such",
+        "which",
+        "who",
+        "whom",
+        "whose",
+        "what",
+        "when",
+        "where",
+        "while",
+        "also",
+        "can",
+        "could",
+        "would",
+        "should",
+        "will",
+        "shall",
+        "has",
+        "have",
+        "had",
+        "do",
+        "does",
+        "did",
+        "via",
+        "per",
+        "across",
+        "about",
+        "after",
+        "before",
+        "between",
+        "both",
+        "each",
+        "more",
+        "most",
+        "less",
+        "very",
+        "just",
+        "up",
+        "out",
+        "if",
+        "because",
+        "through",
+        "during",
+        "within",
+        "without",
+        "not",
+        "no",
+        "among",
+        "around",
+        "against",
+        "upon",
+        "any",
+        "own",
+        "same",
+        "other",
+        "another",
+        "s",
+    ]
+)
+POSSESSIVE = re.compile(r"['’]s\Z", re.IGNORECASE)
+
+
+def words(text: str) -> list[str]:
+    """Return the word tokens of a text, hyphenated words kept whole."""
+    return WORD.findall(text)
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """Fold a word to a crude stem that equal forms share ("hours"/"hour", "halved"/"halve")."""
+    original = POSSESSIVE.sub("", word)
+    word = original.casefold().replace("’", "'")
+    if len(original) > 2 and original[-1] == "s" and original[-2].isupper():
+        return word[:-1]  # "GPUs", "FLOPs"
+    if len(word) > 4 and word.endswith("ies"):
+        word = word[:-3] + "y"
+    elif len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    for suffix in ("ing", "ed"):
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            word = word[: -len(suffix)]
+            if len(word) > 2 and word[-1] == word[-2] and word[-1] not in "ls":
+                word = word[:-1]
+            break
+    if len(word) > 4 and word.endswith("e"):
+        word = word[:-1]
+    return word
+
+
+HYPHEN_PARTS = re.compile(r"[-'’]")
+
+
+def parts(token: str) -> list[str]:
+    """Split a hyphenated token into its parts (the token itself when it has none)."""
+    return [p for p in HYPHEN_PARTS.split(token) if p] if "-" in token else [token]
+
+
+@lru_cache(maxsize=65536)
+def stems(text: str) -> tuple[str, ...]:
+    """Return the stems of every word and hyphen part of a text (cached per text)."""
+    out = []
+    for token in words(text):
+        if "-" in token:
+            pieces = parts(token)
+            out.extend(stem(piece) for piece in pieces)
+            if len(pieces) > 1:
+                out.append(stem(token))
+        else:
+            out.append(stem(token))
+    return tuple(out)
+
+
+@lru_cache(maxsize=65536)
+def folded_words(text: str) -> frozenset[str]:
+    """Return the case-folded words of a text (cached per text)."""
+    return frozenset(w.casefold() for w in words(text))
+
+
+def content(stemmed: tuple[str, ...] | list[str]) -> list[str]:
+    return [s for s in stemmed if s not in STOP]
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One sentence of a record (or a scale item) that a claim can take as its evidence."""
+
+    text: str
+    norm: str
+    stems: frozenset[str]
+    counts: tuple[tuple[str, int], ...]
+    length: int
+    all_stems: frozenset[str]
+    tokens: tuple[str, ...]
+
+
+LEAD_IN = re.compile(
+    r"\A(?:according\s+to\s+[^:,\n]{1,80}[:,]|scale\s+stated\s+in\s+the\s+source:)\s*",
+    re.IGNORECASE,
+)
+
+
+def split_units(text: str) -> list[str]:
+    return [p.strip() for p in SENTENCE_END.split(text) if p and p.strip()]
+
+
+@dataclass(frozen=True)
+class RecordIndex:
+    """A record's sentences, indexed for alignment, and every word the record uses."""
+
+    units: tuple[Unit, ...]
+    vocabulary: frozenset[str]
+    idf: dict[str, float]
+    avg_length: float
+    norm_text: str
+    sequence: tuple[str, ...]
+    names: frozenset[str]
+
+
+@lru_cache(maxsize=16384)
+def _unit(text: str) -> Unit:
+    every = stems(text)
+    stemmed = content(every)
+    counts = tuple(Counter(stemmed).items())
+    return Unit(
+        text,
+        normalize(text),
+        frozenset(stemmed),
+        counts,
+        len(stemmed),
+        frozenset(every),
+        tuple(words(text)),
+    )
+
+
+_LAST: dict[int, tuple[Source, RecordIndex]] = {}
+
+
+def record_index(source: Source) -> RecordIndex:
+    """Index a record's sentences (cached per record content)."""
+    last = _LAST.get(id(source))
+    if last is not None and last[0] is source:
+        return last[1]
+    index = _index_of(source)
+    if len(_LAST) > 64:
+        _LAST.clear()
+    _LAST[id(source)] = (source, index)
+    return index
+
+
+def _index_of(source: Source) -> RecordIndex:
+    return _record_index(
+        source.title,
+        source.summary,
+        source.notes or "",
+        tuple(source.scale),
+        tuple(c.title for c in source.citations),
+        " ".join(
+            [source.company, source.publisher_name, *source.techniques, *source.stack]
+            + [c.publisher or "" for c in source.citations]
+        ),
+    )
+
+
+@lru_cache(maxsize=4096)
+def _record_index(
+    title: str,
+    summary: str,
+    notes: str,
+    scale: tuple[str, ...],
+    titles: tuple[str, ...],
+    extra: str,
+) -> RecordIndex:
+    texts = [*split_units(summary), *split_units(notes), *scale, title, *titles]
+    if len(scale) > 1:
+        texts.append("; ".join(scale))
+    units = tuple(_unit(text) for text in texts if text.strip())
+    frequency = Counter(s for unit in units for s in unit.stems)
+    total = max(1, len(units))
+    idf = {s: math.log(1 + (total - n + 0.5) / (n + 0.5)) for s, n in frequency.items()}
+    everything = "\n".join([*texts, extra])
+    pieces = [*texts, extra]
+    vocabulary = frozenset().union(*(set(stems(t)) | folded_words(t) for t in pieces))
+    avg = sum(unit.length for unit in units) / total
+    sequence = tuple(token for t in pieces for token in (*stems(t), "\0"))
+    return RecordIndex(
+        units, vocabulary, idf, avg or 1.0, normalize(everything), sequence, _names(texts)
+    )
+
+
+GENERIC_ACRONYMS = frozenset(
+    [
+        "ai",
+        "ml",
+        "llm",
+        "llms",
+        "gpu",
+        "gpus",
+        "cpu",
+        "cpus",
+        "tpu",
+        "tpus",
+        "api",
+        "apis",
+        "mfu",
+        "flop",
+        "flops",
+        "sql",
+        "http",
+        "sla",
+        "slas",
+        "p99",
+        "p50",
+        "ram",
+        "ssd",
+        "io",
+        "etl",
+        "ci",
+        "cd",
+        "os",
+        "id",
+        "ids",
+        "ui",
+        "ux",
+        "qps",
+        "rps",
+    ]
+)
+
+
+def _names(texts: list[str]) -> frozenset[str]:
+    """Return the record's own names: capitalised words inside sentences, and acronyms."""
+    return frozenset().union(*(_text_names(text) for text in texts))
+
+
+@lru_cache(maxsize=16384)
+def _text_names(text: str) -> frozenset[str]:
+    """Return the capitalised words inside one sentence, and its acronyms."""
+    found = set()
+    for i, token in enumerate(words(text)):
+        for piece in parts(token):
+            head = piece.split("'")[0].split("’")[0]
+            if len(head) < 2 or not head[0].isupper():
+                continue
+            mixed = head[1:] != head[1:].lower()
+            if (i > 0 or mixed) and head.casefold() not in GENERIC_ACRONYMS:
+                found.add(head)
+    return frozenset(found)
+
+
+def align(claim_stems: list[str], index: RecordIndex, limit: int = 3) -> list[tuple[float, Unit]]:
+    """Rank the record's sentences by BM25 against a claim; return the best few."""
+    query = set(claim_stems)
+    scored = []
+    for unit in index.units:
+        counts = dict(unit.counts)
+        score = 0.0
+        for term in query & unit.stems:
+            tf = counts[term]
+            norm = tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * unit.length / index.avg_length))
+            score += index.idf.get(term, 0.0) * norm
+        if score > 0:
+            scored.append((score, unit))
+    scored.sort(key=lambda pair: -pair[0])
+    return scored[:limit]
+
+
+def overlap(a: list[str], b: frozenset[str]) -> float:
+    """Return the share of a's tokens that b holds."""
+    return sum(1 for token in a if token in b) / len(a) if a else 0.0
