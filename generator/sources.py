@@ -9,7 +9,6 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import yaml
 from dateutil import parser as dateparser
@@ -24,13 +23,18 @@ from pydantic import (
 
 from generator.errors import SourceError
 from generator.fsio import sha256_text
+from generator.names import Text, id_problem
+from generator.names import is_valid_id as is_valid_id  # re-exported: the one id rule
+from generator.names import normalize_tag as normalize_tag
+from generator.names import slugify as slugify
+from generator.urls import check_url, url_key, url_warnings
+from generator.urls import is_web_url as is_web_url
 from generator.workers import WorkerMap
+from generator.yamlread import MAX_NESTING, load_yaml
 
 MAX_SOURCE_BYTES = 100 * 1024
 SOURCE_SUFFIXES = (".yaml", ".yml", ".json")
-ID_PATTERN = re.compile(r"^[a-z0-9-]{1,80}$")
 YEAR_FIRST = re.compile(r"^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$")
-URL_FORBIDDEN = re.compile(r"[\s<>\"`\\\x00-\x1f\x7f]")
 PUBLICATION_FIELDS = ("url", "published", "checked")
 # Names Windows reserves for devices; "-" reads as standard input on a command line.
 RESERVED_IDS = frozenset(
@@ -45,28 +49,6 @@ def is_valid_id(value: str) -> bool:
 
 _DEFAULT_A = datetime(2001, 1, 1)
 _DEFAULT_B = datetime(2002, 2, 2)
-
-
-class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # libyaml when available
-    """A safe YAML loader that keeps dates as text and refuses duplicate keys."""
-
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
-        seen: set = set()
-        for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=deep)
-            if isinstance(key, str) and key in seen:
-                raise yaml.constructor.ConstructorError(
-                    None, None, f"duplicate key {key!r}", key_node.start_mark
-                )
-            seen.add(key)
-        return super().construct_mapping(node, deep=deep)
-
-
-# Dates stay strings so that parse_date judges them and errors name the field.
-_Loader.yaml_implicit_resolvers = {
-    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
 
 
 def parse_date(value: Any) -> date:
@@ -99,40 +81,6 @@ def parse_date(value: Any) -> date:
     if month_first.date() != other_default.date():
         raise ValueError(f"{text!r} is not a complete date; write it as YYYY-MM-DD")
     return month_first.date()
-
-
-def is_web_url(text: str) -> bool:
-    """Return True for an absolute http or https URL with a host."""
-    parts = urlsplit(text.strip())
-    return parts.scheme.lower() in ("http", "https") and bool(parts.netloc)
-
-
-def check_url(value: str) -> str:
-    """Accept only absolute http(s) URLs."""
-    text = value.strip()
-    if not is_web_url(text):
-        raise ValueError(f"{text!r} is not an http(s) URL; only http:// and https:// are allowed")
-    if URL_FORBIDDEN.search(text):
-        raise ValueError(f"{text!r} contains spaces, quotes or angle brackets; percent-encode them")
-    return text
-
-
-def url_key(url: str) -> str:
-    """Return the comparison key of a URL: scheme and host lowercased, no fragment or end slash."""
-    parts = urlsplit(url.strip())
-    path = parts.path.rstrip("/")
-    query = f"?{parts.query}" if parts.query else ""
-    return f"{parts.scheme.lower()}://{parts.netloc.lower()}{path}{query}"
-
-
-def normalize_tag(tag: str) -> str:
-    """Return the matching key of a tag: trimmed and case-folded."""
-    return tag.strip().casefold()
-
-
-def slugify(text: str) -> str:
-    """Lowercase text and turn each run of non-alphanumerics into one hyphen."""
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
 class _Record(BaseModel):
@@ -175,28 +123,42 @@ class _Record(BaseModel):
 class Citation(_Record):
     """A further original cited by a source record."""
 
-    title: str
+    title: Text
     url: str | None = None
-    publisher: str | None = None
+    publisher: Text | None = None
     published: date | None = None
     checked: date | None = None
+
+
+@dataclass(frozen=True)
+class SourceWarning:
+    """Something suspicious in an accepted record that an editor should look at."""
+
+    path: str | None
+    record_id: str
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.path}: {self.field}" if self.path else self.field
+        return f"{where}: {self.message}"
 
 
 class Source(_Record):
     """One engineering write-up, as the editors recorded it."""
 
     id: str | None = None
-    company: str
-    title: str
+    company: Text
+    title: Text
     url: str | None = None
-    publisher: str | None = None
+    publisher: Text | None = None
     published: date | None = None
     checked: date | None = None
-    summary: str
-    notes: str | None = None
-    scale: list[str] = []
-    techniques: list[str] = []
-    stack: list[str] = []
+    summary: Text
+    notes: Text | None = None
+    scale: list[Text] = []
+    techniques: list[Text] = []
+    stack: list[Text] = []
     citations: list[Citation] = []
 
     _path: Path | None = PrivateAttr(default=None)
@@ -204,8 +166,9 @@ class Source(_Record):
     @field_validator("id")
     @classmethod
     def _id(cls, value: str | None) -> str | None:
-        if value is not None and not ID_PATTERN.match(value):
-            raise ValueError(f"{value!r} must be 1-80 characters of a-z, 0-9 and '-'")
+        problem = None if value is None else id_problem(value)
+        if problem:
+            raise ValueError(f"{value!r} {problem}")
         return value
 
     @field_validator("company", "title", "summary")
@@ -243,6 +206,19 @@ class Source(_Record):
     @property
     def tags(self) -> list[str]:
         return [*self.techniques, *self.stack]
+
+    @property
+    def warnings(self) -> list[SourceWarning]:
+        """Return what looks suspicious in the record's URLs, for `sources check` and review."""
+        path = str(self._path) if self._path else None
+        urls = [("url", self.url)]
+        urls += [(f"citations.{n}.url", c.url) for n, c in enumerate(self.citations)]
+        return [
+            SourceWarning(path, self.key, name, message)
+            for name, url in urls
+            if url
+            for message in url_warnings(url)
+        ]
 
     def content_hash(self) -> str:
         """Hash the validated record, ignoring file formatting and comments."""
@@ -334,14 +310,16 @@ def read_source_data(path: Path) -> Any:
     try:
         if path.suffix == ".json":
             return json.loads(text)
-        return yaml.load(text, Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
+        return load_yaml(text)
+    except RecursionError:
+        detail = f"lists or mappings nested more than {MAX_NESTING} levels deep"
     except json.JSONDecodeError as exc:
         detail = f"line {exc.lineno}, column {exc.colno}: {exc.msg}"
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
         detail = f"{where}{exc.problem or exc.context}"
-    except (yaml.YAMLError, RecursionError) as exc:
+    except yaml.YAMLError as exc:
         detail = " ".join(str(exc).split()) or type(exc).__name__
     raise SourceError(
         f"not valid {'JSON' if path.suffix == '.json' else 'YAML'}: {detail}",
@@ -377,9 +355,11 @@ def _validated(data: dict[str, Any], path: Path, today: date) -> Source:
     source = Source.model_validate(data, context={"today": today})
     if source.id is None:
         source = source.model_copy(update={"id": path.stem})
-        if not ID_PATTERN.match(path.stem):
+        problem = id_problem(path.stem)
+        if problem:
             raise SourceError(
-                f"file name {path.stem!r} is not a valid id; add an id of a-z, 0-9 and '-'",
+                f"file name {path.stem!r} is not a valid id: it {problem}; "
+                "rename the file or add an id of a-z, 0-9 and '-'",
                 path=path,
                 record_id=path.stem,
                 field="id",
@@ -396,18 +376,47 @@ def source_files(sources_dir: Path) -> list[Path]:
     return sorted(
         p
         for p in sources_dir.iterdir()
-        if p.suffix in SOURCE_SUFFIXES and not p.name.startswith(".") and p.is_file()
+        if p.suffix in SOURCE_SUFFIXES
+        and not p.name.startswith(".")
+        and (p.is_file() or p.is_symlink())
     )
 
 
-def load_sources(sources_dir: Path, today: date, *, processes: int = 1) -> SourceSet:
-    """Read every record (in worker processes if asked); collect problems, do not stop."""
+def confine(path: Path, root: Path, sources_dir: Path) -> None:
+    """Refuse a record file that is a symbolic link leading out of the root, or nowhere."""
+    if not path.is_symlink():
+        return
+    target = path.resolve()
+    if not target.exists():
+        message = f"is a symbolic link to {target}, which does not exist"
+    elif target.is_relative_to(root.resolve()) or target.is_relative_to(sources_dir.resolve()):
+        return
+    else:
+        message = (
+            f"is a symbolic link to {target}, outside the root {root}; "
+            "copy the record into sources/ instead"
+        )
+    raise SourceError(message, path=path, record_id=path.stem, rule="source.symlink")
+
+
+def load_sources(
+    sources_dir: Path, today: date, *, processes: int = 1, root: Path | None = None
+) -> SourceSet:
+    """Read every record (in worker processes if asked); collect problems, do not stop.
+
+    Records must live inside root (by default the folder holding sources/).
+    """
+    base = root if root is not None else sources_dir.parent
 
     def load(path: Path) -> tuple[Source | None, list[SourceError]]:
         try:
+            confine(path, base, sources_dir)
             return check_record(read_source_data(path), path, today)
         except SourceError as exc:
             return None, [exc]
+        except OSError as exc:
+            reason = exc.strerror or type(exc).__name__
+            return None, [SourceError(f"cannot be read: {reason}", path=path, rule="source.read")]
 
     result = SourceSet()
     with WorkerMap(load, source_files(sources_dir), processes) as loaded:
