@@ -5,25 +5,41 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from generator.errors import ConfigError
+from generator.names import Text
+from generator.urls import url_problem
 
 CONFIG_NAME = "prepguide.toml"
+# Ranges wide enough for any real use, narrow enough that dates and timers cannot overflow.
+MAX_DAYS = 36_500
+MAX_SECONDS = 3_600.0
+MAX_WORKERS = 1_024
 
 
 class _Section(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
 class SiteSettings(_Section):
-    name: str = "Prepguide"
+    name: Text = "Prepguide"
     base_url: str = "https://prepguide.example.org"
-    page_size: int = Field(default=20, ge=1)
+    page_size: int = Field(default=20, ge=1, le=10_000)
+
+    @field_validator("base_url")
+    @classmethod
+    def _base_url(cls, value: str) -> str:
+        problem = url_problem(value)
+        if problem:
+            raise ValueError(f"{value!r} {problem}; give the site's address, https://...")
+        if "?" in value or "#" in value:
+            raise ValueError(f"{value!r} has a query or fragment; give the site's address only")
+        return value
 
 
 class CheckSettings(_Section):
-    freshness_days: int = Field(default=180, ge=1)
+    freshness_days: int = Field(default=180, ge=1, le=MAX_DAYS)
 
 
 class ModelPrice(_Section):
@@ -37,21 +53,21 @@ class ModelPrice(_Section):
 
 class LLMSettings(_Section):
     prices: dict[str, ModelPrice] = {}
-    model: str = "gpt-4o-mini"
-    timeout: float = Field(default=60.0, gt=0)
-    concurrency: int = Field(default=8, ge=1)
-    max_retries: int = Field(default=2, ge=0)
-    max_tokens: int = Field(default=2000, ge=64)
+    model: Text = "gpt-4o-mini"
+    timeout: float = Field(default=60.0, gt=0, le=MAX_SECONDS)
+    concurrency: int = Field(default=8, ge=1, le=MAX_WORKERS)
+    max_retries: int = Field(default=2, ge=0, le=100)
+    max_tokens: int = Field(default=2000, ge=64, le=10_000_000)
 
 
 class TopicSettings(_Section):
-    min_sources: int = Field(default=2, ge=1)
+    min_sources: int = Field(default=2, ge=1, le=1_000_000)
 
 
 class VerifySettings(_Section):
-    timeout: float = Field(default=15.0, gt=0)
-    concurrency: int = Field(default=8, ge=1)
-    host_interval: float = Field(default=1.0, ge=0)  # seconds between requests to one host
+    timeout: float = Field(default=15.0, gt=0, le=MAX_SECONDS)
+    concurrency: int = Field(default=8, ge=1, le=MAX_WORKERS)
+    host_interval: float = Field(default=1.0, ge=0, le=MAX_SECONDS)  # between requests to a host
 
 
 class Settings(_Section):
@@ -97,15 +113,28 @@ class Workspace(BaseModel):
 def load_settings(workspace: Workspace) -> Settings:
     """Read prepguide.toml under the root; defaults when it is absent."""
     path = workspace.config_path
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
         return Settings()
+    if not path.is_file():
+        raise ConfigError(
+            "is not a regular file; it must be a TOML text file", path=path, rule="config"
+        )
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"not valid TOML: {exc}", path=path, rule="config") from exc
+    except RecursionError as exc:
+        message = "not valid TOML: arrays or tables nested too deeply"
+        raise ConfigError(message, path=path, rule="config") from exc
+    except OSError as exc:
+        message = f"cannot be read: {exc.strerror or type(exc).__name__}"
+        raise ConfigError(message, path=path, rule="config") from exc
     try:
         return Settings.model_validate(data)
     except ValidationError as exc:
         first = exc.errors()[0]
         field = ".".join(str(part) for part in first["loc"])
-        raise ConfigError(first["msg"], path=path, field=field, rule="config") from exc
+        message = str(first["msg"]).removeprefix("Value error, ")
+        if first["type"] != "value_error" and "input" in first:
+            message += f" (got {first['input']!r})"
+        raise ConfigError(message, path=path, field=field, rule="config") from exc

@@ -43,7 +43,8 @@ class ImportReport:
     written: list[Path] = field(default_factory=list)
     unchanged: list[Path] = field(default_factory=list)
     duplicates: list[str] = field(default_factory=list)
-    problems: list[SourceError] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)  # one label per record not imported
+    problems: list[SourceError] = field(default_factory=list)  # every reason, several per record
 
 
 def read_import_file(path: Path) -> list[ImportRow]:
@@ -57,7 +58,10 @@ def read_import_file(path: Path) -> list[ImportRow]:
             rule="import.encoding",
         ) from exc
     if path.suffix.lower() == ".csv":
-        return _csv_rows(path, text)
+        try:
+            return _csv_rows(path, text)
+        except csv.Error as exc:
+            raise SourceError(f"not valid CSV: {exc}", path=path, rule="import.syntax") from exc
     stripped = text.lstrip()
     try:
         if stripped.startswith("["):
@@ -74,6 +78,12 @@ def read_import_file(path: Path) -> list[ImportRow]:
     except json.JSONDecodeError as exc:
         raise SourceError(
             f"not a JSON array or JSONL: line {exc.lineno}, column {exc.colno}: {exc.msg}",
+            path=path,
+            rule="import.syntax",
+        ) from exc
+    except RecursionError as exc:
+        raise SourceError(
+            "not a JSON array or JSONL of records: arrays or objects nested too deeply",
             path=path,
             rule="import.syntax",
         ) from exc
@@ -127,10 +137,12 @@ def import_records(
     known_ids = existing.by_id()
     for row in rows:
         if row.data is None:
+            report.refused.append(row.label)
             report.problems.append(SourceError(row.error or "unreadable", path=row.label))
             continue
         outcome = _import_one(row, sources_dir, known_urls, known_ids, today)
         if isinstance(outcome, list):
+            report.refused.append(row.label)
             report.problems.extend(outcome)
         elif isinstance(outcome, str):
             report.duplicates.append(outcome)
@@ -152,7 +164,12 @@ def _import_one(
     record = row.data or {}
     record_id = record.get("id") or derive_id(str(record.get("title") or ""))
     if not record_id:
-        return [SourceError("no id and no title to derive one from", path=row.label, field="id")]
+        reason = (
+            "the title has no ASCII letters or digits to derive an id from; add an id"
+            if str(record.get("title") or "").strip()
+            else "no id and no title to derive one from"
+        )
+        return [SourceError(reason, path=row.label, field="id")]
     record = {"id": record_id, **{k: v for k, v in record.items() if k != "id"}}
     problems = validation_problems(record, Path(row.label), today)
     if problems:

@@ -76,6 +76,8 @@ def review_show(ctx: Context, guide_id: str) -> None:
             f"{row.live.approved_by} at {row.live.approved_at})"
         )
     click.echo(f"  revisions {len(ctx.project.guides.revisions(guide_id))}")
+    for warning in row.source.warnings if row.source else []:
+        click.echo(f"  warning   {warning.field}: {warning.message}")
     click.echo(f"findings: {row.errors} errors, {row.warnings} warnings")
     for f in row.findings:
         click.echo(f"  {f.severity:7} {f.rule:24} [{f.section}] {f.message}")

@@ -22,6 +22,9 @@ def sources_check(ctx: Context) -> None:
     """Validate every record in sources/; exit 1 on any problem."""
     project = ctx.project
     problems = report_source_problems(project)
+    warnings = [warning for source in project.sources.sources for warning in source.warnings]
+    for warning in warnings:
+        click.echo(f"warning: {warning}", err=True)
     notes = incomplete_notes(project)
     for note in notes:
         click.echo(f"note: {note}")
@@ -29,6 +32,7 @@ def sources_check(ctx: Context) -> None:
     click.echo(
         f"{len(project.sources.sources)} valid, {invalid} invalid ({problems} problems)"
         + (f", {len(notes)} not yet publishable" if notes else "")
+        + (f", {len(warnings)} warning{'s' * (len(warnings) != 1)}" if warnings else "")
     )
     if problems:
         sys.exit(1)
@@ -54,7 +58,7 @@ def sources_import(ctx: Context, file: Path) -> None:
         click.echo(f"not imported: {problem}", err=True)
     click.echo(
         f"{len(report.written)} written, {len(report.duplicates)} duplicate, "
-        f"{len(report.problems)} refused"
+        f"{len(report.refused)} refused"
     )
     if report.problems:
         sys.exit(1)
