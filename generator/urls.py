@@ -88,12 +88,12 @@ def host_problem(host: str) -> str | None:
     if len(name) > 253:
         return "has a host name over 253 characters"
     for label in name.split("."):
+        if len(label) > 63:
+            return f"has a host label {label[:20]!r}... over 63 characters"
         if label.isascii() and not label.startswith("xn--"):
             if not ASCII_LABEL.fullmatch(label):
                 return f"has a host {host!r} that is not a valid domain name (label {label!r})"
             continue
-        if len(label) > 63:
-            return f"has a host label {label[:20]!r}... over 63 characters"
         try:
             encoded = idna.decode(label) if label.isascii() else idna.encode(label, uts46=True)
         except (idna.IDNAError, UnicodeError, ValueError) as exc:
