@@ -15,6 +15,9 @@ WINDOWS_RESERVED = frozenset(
     ["con", "prn", "aux", "nul", *(f"{port}{n}" for port in ("com", "lpt") for n in range(10))]
 )
 CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+UNSAFE_ON_A_TERMINAL = re.compile(
+    r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+)
 
 
 def id_problem(text: object) -> str | None:
@@ -44,6 +47,11 @@ def control_problem(text: str) -> str | None:
         f"contains the control character {describe_char(found.group())} at character "
         f"{found.start() + 1}; remove it"
     )
+
+
+def escape_controls(text: str) -> str:
+    """Show control and bidirectional characters as escapes, so a message is one honest line."""
+    return UNSAFE_ON_A_TERMINAL.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
 
 
 def _plain_text(value: str) -> str:

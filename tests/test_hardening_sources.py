@@ -156,6 +156,19 @@ def test_b8_a_file_name_ending_in_a_newline_does_not_become_an_id(tmp_path: Path
     assert all(p.field == "id" and "not a valid id" in p.message for p in result.problems)
 
 
+def test_b8_sources_check_prints_the_newline_in_a_file_name_as_an_escape(workspace: Path) -> None:
+    (workspace / "sources" / "evil\n.yaml").write_text(
+        "company: Acme\ntitle: T\nsummary: S.\n", encoding="utf-8"
+    )
+    result = run_cli(workspace, "sources", "check")
+    assert result.returncode == 1
+    escaped = str(workspace / "sources" / "evil\\u000a.yaml")
+    assert result.stderr.splitlines() == [
+        f"invalid source: {escaped}: id: file name 'evil\\n' is not a valid id: it must be 1-80 "
+        "characters of a-z, 0-9 and '-'; rename the file or add an id of a-z, 0-9 and '-'"
+    ]
+
+
 @pytest.mark.parametrize(
     ("text", "valid"),
     [

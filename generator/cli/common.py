@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from generator.names import escape_controls
 from generator.project import Project
 from generator.sources import is_valid_id
 
@@ -46,7 +47,7 @@ pass_ctx = click.make_pass_decorator(Context)
 def report_source_problems(project: Project) -> int:
     """Print one line per invalid record; return how many there were."""
     for problem in project.sources.problems:
-        click.echo(f"invalid source: {problem}", err=True)
+        click.echo(f"invalid source: {escape_controls(str(problem))}", err=True)
     return len(project.sources.problems)
 
 

@@ -9,6 +9,7 @@ import click
 
 from generator.cli.common import Context, incomplete_notes, pass_ctx, report_source_problems
 from generator.cli.root import cli
+from generator.names import escape_controls
 
 
 @cli.group()
@@ -24,7 +25,7 @@ def sources_check(ctx: Context) -> None:
     problems = report_source_problems(project)
     warnings = [warning for source in project.sources.sources for warning in source.warnings]
     for warning in warnings:
-        click.echo(f"warning: {warning}", err=True)
+        click.echo(f"warning: {escape_controls(str(warning))}", err=True)
     notes = incomplete_notes(project)
     for note in notes:
         click.echo(f"note: {note}")
@@ -55,7 +56,7 @@ def sources_import(ctx: Context, file: Path) -> None:
     for line in report.duplicates:
         click.echo(f"skipped duplicate: {line}")
     for problem in report.problems:
-        click.echo(f"not imported: {problem}", err=True)
+        click.echo(f"not imported: {escape_controls(str(problem))}", err=True)
     click.echo(
         f"{len(report.written)} written, {len(report.duplicates)} duplicate, "
         f"{len(report.refused)} refused"
