@@ -36,17 +36,6 @@ MAX_SOURCE_BYTES = 100 * 1024
 SOURCE_SUFFIXES = (".yaml", ".yml", ".json")
 YEAR_FIRST = re.compile(r"^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$")
 PUBLICATION_FIELDS = ("url", "published", "checked")
-# Names Windows reserves for devices; "-" reads as standard input on a command line.
-RESERVED_IDS = frozenset(
-    ["con", "prn", "aux", "nul", "-"] + [f"{d}{n}" for d in ("com", "lpt") for n in range(1, 10)]
-)
-
-
-def is_valid_id(value: str) -> bool:
-    """Return True for an id of 1-80 a-z, 0-9 and '-' that is not a reserved device name."""
-    return bool(ID_PATTERN.fullmatch(value)) and value not in RESERVED_IDS
-
-
 _DEFAULT_A = datetime(2001, 1, 1)
 _DEFAULT_B = datetime(2002, 2, 2)
 
