@@ -21,7 +21,8 @@ from generator.cli import cli
 from generator.errors import PublishError
 from generator.guides import parse, serialize
 from generator.project import Project
-from generator.publish import confined, publish
+from generator.site import publish
+from generator.site.write import confined
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 
