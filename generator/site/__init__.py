@@ -56,10 +56,26 @@ def publish(
     with write.build_lock(state_dir, lock_timeout):
         manifest_path, cache_path = write.state_paths(state_dir, out_dir)
         manifest = write.read_manifest(manifest_path, report.warnings)
+        base = cache.base_fingerprint(project, out_dir, preview)
         signatures = cache.input_signatures(project)
-        fingerprint = cache.input_fingerprint(project, out_dir, preview, signatures)
+        fingerprint = cache.input_fingerprint(base, signatures)
         if write.unchanged(manifest, fingerprint, out_dir):
             return _reused(report, manifest)
+        if (
+            not preview
+            and manifest.base == base
+            and cache.only_working_files(project, manifest.signatures, signatures, manifest.guides)
+            and write.unchanged(manifest, manifest.fingerprint, out_dir)
+        ):  # a draft edit of a live guide: no page changes
+            _reused(report, manifest).reused = False
+            report.missing = [g for g in manifest.guides if not project.guides.path(g).exists()]
+            updated = manifest.model_copy(
+                update={"fingerprint": fingerprint, "signatures": signatures}
+            )
+            write.write_manifest(
+                manifest_path, updated.model_copy(update={"missing": report.missing})
+            )
+            return report
 
         # select
         processes = worker_count(jobs, len(project.guides.ids()))
@@ -71,29 +87,38 @@ def publish(
             store.close()
         # model
         site = model.SiteModel(project, chosen.guides)
-        # render and write, into a new tree beside the old site
-        writer = write.SiteWriter(out_dir, manifest.pages)
-        try:
-            render.render_site(site, writer, preview=preview, processes=processes)
+        # render: the input key of every page; then write, into a new tree beside the old site
+        keys = render.page_keys(site, preview=preview, processes=processes)
+        if write.same_site(manifest, keys, out_dir):  # no page changes: no new tree either
+            pages, written, removed = manifest.pages, 0, []
             if not preview:
                 select.record_publication(project, chosen.guides)
-            writer.finish()
-        except BaseException:
-            writer.abandon()
-            raise
+        else:
+            writer = write.SiteWriter(out_dir, manifest.pages)
+            try:
+                render.render_site(site, writer, keys, preview=preview, processes=processes)
+                if not preview:
+                    select.record_publication(project, chosen.guides)
+                writer.finish()
+            except BaseException:
+                writer.abandon()
+                raise
+            pages, written, removed = writer.pages, writer.written, writer.removed
 
         report.left_out = chosen.left_out
         report.missing = chosen.missing
         report.problems = site.problems
         report.guides = sorted(g.id for g in chosen.guides if not g.draft)
         report.drafts = sorted(g.id for g in chosen.guides if g.draft)
-        report.removed = writer.removed
-        report.pages = sorted(writer.pages)
-        report.written = writer.written
+        report.removed = removed
+        report.pages = sorted(pages)
+        report.written = written
         after = cache.input_signatures(project)  # publication is recorded in the review state
         done = write.Manifest(
-            fingerprint=cache.input_fingerprint(project, out_dir, preview, after),
-            pages=writer.pages,
+            fingerprint=cache.input_fingerprint(base, after),
+            base=base,
+            signatures=after,
+            pages=pages,
             left_out=report.left_out,
             problems=report.problems,
             guides=report.guides,

@@ -166,17 +166,35 @@ def input_signatures(project: Project) -> dict[str, str]:
     return found
 
 
-def input_fingerprint(
-    project: Project, out_dir: Path, preview: bool, signatures: dict[str, str]
-) -> str:
-    """Hash what the site is made from: inputs, review state, settings, code and the date."""
+def base_fingerprint(project: Project, out_dir: Path, preview: bool) -> str:
+    """Hash what every page depends on: settings, code and templates, and the date."""
     digest = hashlib.sha256()
     header = [code_version(), str(out_dir.resolve()), preview, project.today.isoformat()]
     digest.update(json.dumps(header).encode())
     digest.update(project.settings.model_dump_json().encode())
-    for path, signature in signatures.items():
-        digest.update(f"{path}\0{signature}\n".encode())
     config = project.workspace.config_path
     if config.exists():
         digest.update(config.read_bytes())
     return digest.hexdigest()
+
+
+def input_fingerprint(base: str, signatures: dict[str, str]) -> str:
+    """Hash what the site is made from: the base, and every input file's signature."""
+    digest = hashlib.sha256(base.encode())
+    for path, signature in signatures.items():
+        digest.update(f"{path}\0{signature}\n".encode())
+    return digest.hexdigest()
+
+
+def only_working_files(
+    project: Project, before: dict[str, str], after: dict[str, str], live: list[str]
+) -> bool:
+    """Return True when the only inputs that changed are working files of live guides.
+
+    A live guide's pages are made from its approved revision, never from guides/<id>.md, so
+    editing (or deleting) that file changes no page.
+    """
+    guides = project.guides
+    files = {str(guides.path(guide_id)) for guide_id in live}
+    changed = {path for path in before.keys() | after.keys() if before.get(path) != after.get(path)}
+    return bool(changed) and changed <= files

@@ -18,6 +18,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup
 
 from generator.codehash import code_version
+from generator.errors import PublishError
 from generator.guides import CASE_STUDY, INTERPRETATION, PRACTICE, REPORTS, GuideDoc, section_kind
 from generator.markdown import to_html
 from generator.site.feeds import FeedEntry, SitemapEntry, atom_feed, sitemap
@@ -417,6 +418,43 @@ def render_sitemap(model: SiteModel) -> str:
 # --- the render stage -----------------------------------------------------------------------
 
 
+def style_sheet() -> bytes:
+    """Return the site's one stylesheet."""
+    return resources.files("generator").joinpath("templates/style.css").read_bytes()
+
+
+def page_keys(model: SiteModel, *, preview: bool, processes: int = 1) -> dict[str, str]:
+    """Return the input key of every page, computed without rendering any of them."""
+    common = {"site": model.site, "noindex": preview, "description": None}
+
+    def keys(guide: SiteGuide | None) -> list[tuple[str, str]]:
+        if guide is None:
+            found = []
+            for task in listing_pages(model):
+                relative, template, context = listing_page(
+                    model, task, common, preview, model.card_key
+                )
+                found.append((relative, page_key(template, context)))
+            return found
+        return [(guide.href, guide_page_key(model, guide, preview=preview))]
+
+    found: dict[str, str] = {}
+    ordered = sorted(model.guides, key=lambda g: g.id)
+    with WorkerMap(keys, [None, *ordered], processes, ordered=False) as results:
+        for relative, key in (pair for batch in results for pair in batch):
+            if relative in found:
+                raise PublishError(
+                    f"two pages want {relative!r}; refusing to overwrite",
+                    path=relative,
+                    rule="slug",
+                )
+            found[relative] = key
+    found["feed.xml"] = feed_key(model)
+    found["sitemap.xml"] = content_key(render_sitemap(model))
+    found["style.css"] = content_key(style_sheet().decode("utf-8"))
+    return found
+
+
 @dataclass(frozen=True)
 class Rendered:
     """A page a task placed in the new site, with a guide body the feed may need."""
@@ -426,7 +464,14 @@ class Rendered:
     body_html: str | None = None
 
 
-def render_site(model: SiteModel, writer: SiteWriter, *, preview: bool, processes: int = 1) -> None:
+def render_site(
+    model: SiteModel,
+    writer: SiteWriter,
+    keys: dict[str, str],
+    *,
+    preview: bool,
+    processes: int = 1,
+) -> None:
     """Place every page in the new site: reused when its key is unchanged, else rendered.
 
     Guide pages and the listing pages (one task: each source card is rendered once per
@@ -439,18 +484,19 @@ def render_site(model: SiteModel, writer: SiteWriter, *, preview: bool, processe
     def listings() -> list[Rendered]:
         done = []
         for task in listing_pages(model):
-            relative, template, context = listing_page(model, task, common, preview, model.card_key)
-            key = page_key(template, context)
-            placed = writer.reuse(relative, key)
+            relative, template, context = listing_page(
+                model, task, common, preview, lambda source: card_html(model, source)
+            )
+            placed = writer.reuse(relative, keys[relative])
             if placed is None:
-                placed = writer.write(*render_listing(model, task, common, preview), key)
+                placed = writer.write(relative, render_page(template, context), keys[relative])
             done.append(Rendered(placed))
         return done
 
     def render(guide: SiteGuide | None) -> list[Rendered]:
         if guide is None:
             return listings()
-        key = guide_page_key(model, guide, preview=preview)
+        key = keys[guide.href]
         placed = writer.reuse(guide.href, key)
         if placed is not None:
             return [Rendered(placed)]
@@ -465,16 +511,13 @@ def render_site(model: SiteModel, writer: SiteWriter, *, preview: bool, processe
             writer.record(result.done)
             if result.guide_id is not None and result.body_html is not None:
                 bodies[result.guide_id] = result.body_html
-    key = feed_key(model)
-    placed = writer.reuse("feed.xml", key)
+    placed = writer.reuse("feed.xml", keys["feed.xml"])
     if placed is None:
 
         def body(guide: SiteGuide) -> str:
             return bodies.get(guide.id) or guide_body_html(guide.doc)
 
-        placed = writer.write("feed.xml", render_feed(model, body), key)
+        placed = writer.write("feed.xml", render_feed(model, body), keys["feed.xml"])
     writer.record(placed)
-    writer.put("sitemap.xml", render_sitemap(model))
-    writer.put(
-        "style.css", resources.files("generator").joinpath("templates/style.css").read_bytes()
-    )
+    writer.put("sitemap.xml", render_sitemap(model), keys["sitemap.xml"])
+    writer.put("style.css", style_sheet(), keys["style.css"])

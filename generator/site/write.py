@@ -65,6 +65,9 @@ class Manifest(BaseModel):
     guides: list[str] = []
     drafts: list[str] = []
     missing: list[str] = []
+    # What the build was made from: settings, code and date (base), and each input file.
+    base: str = ""
+    signatures: dict[str, str] = {}
 
 
 @dataclass(frozen=True)
@@ -115,6 +118,16 @@ def unchanged(manifest: Manifest, fingerprint: str, out_dir: Path) -> bool:
     if not manifest.fingerprint or manifest.fingerprint != fingerprint:
         return False
     return all(_same_file(out_dir / relative, entry) for relative, entry in manifest.pages.items())
+
+
+def same_site(manifest: Manifest, keys: dict[str, str], out_dir: Path) -> bool:
+    """Return True when the site would get exactly the pages it has: no page to build."""
+    if set(manifest.pages) != set(keys):
+        return False
+    return all(
+        entry.key == keys[relative] and _same_file(out_dir / relative, entry)
+        for relative, entry in manifest.pages.items()
+    )
 
 
 def _same_file(path: Path, entry: PageEntry) -> bool:
