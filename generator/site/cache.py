@@ -46,6 +46,7 @@ class BuildCache:
 
     def __init__(self, path: Path | None, warnings: list[str] | None = None) -> None:
         self.path = path
+        self.warnings = warnings if warnings is not None else []
         self.used: dict[str, set[str]] = {table: set() for table in TABLES}
         self._db: sqlite3.Connection | None = None
         self._inherited: sqlite3.Connection | None = None
@@ -55,7 +56,7 @@ class BuildCache:
             try:
                 self._db = self._open(path)
             except sqlite3.DatabaseError as exc:
-                move_aside(path, f"not a usable publish cache ({exc})", warnings or [])
+                move_aside(path, f"not a usable publish cache ({exc})", self.warnings)
                 self._db = self._open(path)
 
     @staticmethod
