@@ -41,10 +41,13 @@ def add_guides(root: Path, count: int) -> None:
     """Clone the sample record and its draft into count more records with drafts."""
     record = yaml.safe_load((root / "sources/shopify-catalog-clustering.yaml").read_text())
     doc = parse((root / "guides/shopify-catalog-clustering.md").read_text())
+    body = doc.body
     for i in range(count):
         guide_id = f"clone-{i:04d}"
-        data = dict(record, id=guide_id, url=f"https://example.org/clone/{i}")
+        url = f"https://example.org/clone/{i}"
+        data = dict(record, id=guide_id, url=url)
         (root / f"sources/{guide_id}.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")
+        doc.body = body.replace(record["url"], url)
         doc.meta.id = guide_id
         doc.meta.source = guide_id
         (root / f"guides/{guide_id}.md").write_text(serialize(doc), encoding="utf-8")
