@@ -139,18 +139,24 @@ class BuildCache:
         self._db = None
 
 
-def walk(folder: Path, skip: Path | None = None) -> Iterator[os.DirEntry]:
+def walk(folder: Path | str, skip: Path | None = None) -> Iterator[os.DirEntry]:
     """Yield the files below folder in a stable order, leaving out the skip folder."""
-    try:
-        entries = sorted(os.scandir(folder), key=lambda e: e.name)
-    except (FileNotFoundError, NotADirectoryError):
-        return
-    for entry in entries:
-        if entry.is_dir(follow_symlinks=False):
-            if skip is None or Path(entry.path) != skip:
-                yield from walk(Path(entry.path), skip)
-        elif entry.is_file():
-            yield entry
+    skipped = os.fspath(skip) if skip is not None else None
+    pending = [os.fspath(folder)]
+    while pending:
+        current = pending.pop()
+        try:
+            entries = sorted(os.scandir(current), key=lambda e: e.name)
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        folders = []
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                if entry.path != skipped:
+                    folders.append(entry.path)
+            elif entry.is_file():
+                yield entry
+        pending.extend(reversed(folders))
 
 
 def input_signatures(project: Project) -> dict[str, str]:

@@ -117,22 +117,27 @@ def unchanged(manifest: Manifest, fingerprint: str, out_dir: Path) -> bool:
     """Return True when no input changed and every page is the file the manifest names."""
     if not manifest.fingerprint or manifest.fingerprint != fingerprint:
         return False
-    return all(_same_file(out_dir / relative, entry) for relative, entry in manifest.pages.items())
+    folder = os.fspath(out_dir)
+    return all(
+        _same_file(os.path.join(folder, relative), entry)
+        for relative, entry in manifest.pages.items()
+    )
 
 
 def same_site(manifest: Manifest, keys: dict[str, str], out_dir: Path) -> bool:
     """Return True when the site would get exactly the pages it has: no page to build."""
     if set(manifest.pages) != set(keys):
         return False
+    folder = os.fspath(out_dir)
     return all(
-        entry.key == keys[relative] and _same_file(out_dir / relative, entry)
+        entry.key == keys[relative] and _same_file(os.path.join(folder, relative), entry)
         for relative, entry in manifest.pages.items()
     )
 
 
-def _same_file(path: Path, entry: PageEntry) -> bool:
+def _same_file(path: Path | str, entry: PageEntry) -> bool:
     try:
-        st = path.stat()
+        st = os.stat(path)
     except OSError:
         return False
     return (st.st_size, st.st_ino, st.st_mtime_ns) == (entry.size, entry.inode, entry.mtime_ns)
