@@ -184,3 +184,38 @@ def test_an_incremental_build_after_random_edits_equals_a_cold_build(
         cold = cold_build(root, tmp_path / f"cold-{round_number}", preview)
         assert site_files(root / "site") == cold, f"round {round_number}, seed {seed}"
         print(f"    preview={preview}: {report.written} of {len(report.pages)} pages changed")
+
+
+def _inodes(out: Path) -> dict[str, int]:
+    return {p.relative_to(out).as_posix(): p.stat().st_ino for p in out.rglob("*") if p.is_file()}
+
+
+def test_a_draft_edit_of_a_live_guide_changes_no_page(workspace: Path):
+    root = published_workspace(workspace)
+    out = root / "site"
+    publish(Project(root), out, preview=False)
+    before = _inodes(out)
+    path = root / "guides/shopify-catalog-clustering.md"
+    path.write_text(path.read_text(encoding="utf-8") + "\nA draft line.\n", encoding="utf-8")
+    report = publish(Project(root), out, preview=False)
+    assert (report.written, report.reused) == (0, False)
+    assert _inodes(out) == before
+    assert report.guides == ["meta-llm-training-at-scale", "shopify-catalog-clustering"]
+
+
+def test_a_newly_approved_text_rewrites_only_the_pages_that_show_it(workspace: Path):
+    root = published_workspace(workspace)
+    out = root / "site"
+    publish(Project(root), out, preview=False)
+    before = _inodes(out)
+    project = Project(root)
+    doc = project.guides.read("shopify-catalog-clustering")
+    doc.body = doc.body.replace("## Put it into practice", "A new line.\n\n## Put it into practice")
+    project.guides.path(doc.meta.id).write_text(serialize(doc), encoding="utf-8")
+    review.approve(Project(root), "shopify-catalog-clustering", by="Ed")
+    report = publish(Project(root), out, preview=False)
+    after = _inodes(out)
+    changed = sorted(page for page in after if after[page] != before.get(page))
+    assert changed == ["feed.xml", "guides/shopify-catalog-clustering/index.html"]
+    assert report.written == 2
+    assert "A new line." in (out / "guides/shopify-catalog-clustering/index.html").read_text()

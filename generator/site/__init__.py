@@ -61,19 +61,12 @@ def publish(
         fingerprint = cache.input_fingerprint(base, signatures)
         if write.unchanged(manifest, fingerprint, out_dir):
             return _reused(report, manifest)
-        if (
-            not preview
-            and manifest.base == base
-            and cache.only_working_files(project, manifest.signatures, signatures, manifest.guides)
-            and write.unchanged(manifest, manifest.fingerprint, out_dir)
-        ):  # a draft edit of a live guide: no page changes
+        if _only_drafts_changed(project, manifest, base, signatures, preview, out_dir):
             _reused(report, manifest).reused = False
             report.missing = [g for g in manifest.guides if not project.guides.path(g).exists()]
-            updated = manifest.model_copy(
-                update={"fingerprint": fingerprint, "signatures": signatures}
-            )
+            update = {"fingerprint": fingerprint, "signatures": signatures}
             write.write_manifest(
-                manifest_path, updated.model_copy(update={"missing": report.missing})
+                manifest_path, manifest.model_copy(update={**update, "missing": report.missing})
             )
             return report
 
@@ -87,9 +80,10 @@ def publish(
             store.close()
         # model
         site = model.SiteModel(project, chosen.guides)
-        # render: the input key of every page; then write, into a new tree beside the old site
+        # render: the input key of every page
         keys = render.page_keys(site, preview=preview, processes=processes)
-        if write.same_site(manifest, keys, out_dir):  # no page changes: no new tree either
+        # write: a new tree beside the old site, swapped in whole (none when no page changes)
+        if write.same_site(manifest, keys, out_dir):
             pages, written, removed = manifest.pages, 0, []
             if not preview:
                 select.record_publication(project, chosen.guides)
@@ -113,7 +107,7 @@ def publish(
         report.removed = removed
         report.pages = sorted(pages)
         report.written = written
-        after = cache.input_signatures(project)  # publication is recorded in the review state
+        after = cache.input_signatures(project)  # the publication is now in the review state
         done = write.Manifest(
             fingerprint=cache.input_fingerprint(base, after),
             base=base,
@@ -127,6 +121,23 @@ def publish(
         )
         write.write_manifest(manifest_path, done)
     return report
+
+
+def _only_drafts_changed(
+    project: Project,
+    manifest: write.Manifest,
+    base: str,
+    signatures: dict[str, str],
+    preview: bool,
+    out_dir: Path,
+) -> bool:
+    """Return True when only working files of live guides changed: no page can change."""
+    return (
+        not preview
+        and manifest.base == base
+        and cache.only_working_files(project, manifest.signatures, signatures, manifest.guides)
+        and write.unchanged(manifest, manifest.fingerprint, out_dir)
+    )
 
 
 def _reused(report: PublishReport, manifest: write.Manifest) -> PublishReport:
