@@ -63,7 +63,18 @@ def render_page(template: str, context: dict) -> str:
 
 def page_key(template: str, context: dict, *extra: object) -> str:
     """Return the input key of a page: its code, template and context (and extra inputs)."""
+    site = context.get("site")
+    if site is not None:  # the settings, dumped once per build rather than once per page
+        kept = _SETTINGS.get(id(site))
+        if kept is None or kept[0] is not site:
+            if len(_SETTINGS) > 8:
+                _SETTINGS.clear()
+            kept = _SETTINGS[id(site)] = (site, site.model_dump_json())
+        context = {**context, "site": kept[1]}
     return content_key(code_version(), template, context, *extra)
+
+
+_SETTINGS: dict[int, tuple[object, str]] = {}
 
 
 def guide_body_html(doc: GuideDoc) -> str:
