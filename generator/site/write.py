@@ -147,8 +147,16 @@ def _same_file(path: Path | str, entry: PageEntry) -> bool:
 def build_lock(state_dir: Path, timeout: float) -> Iterator[None]:
     """Hold the publish lock of a workspace; wait up to timeout seconds for another build."""
     path = state_dir / CACHE_DIR / LOCK_NAME
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a+") as handle:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(path, "a+")  # noqa: SIM115 - closed below
+    except OSError as exc:
+        raise PublishError(
+            f"cannot take the publish lock ({exc.strerror}); nothing was changed",
+            path=path,
+            rule="publish.lock",
+        ) from exc
+    with handle:
         deadline = time.monotonic() + timeout
         while True:
             try:
