@@ -41,13 +41,21 @@ def worker_count(jobs: int | None, items: int) -> int:
 PR_SET_PDEATHSIG = 1
 
 
+def _load_prctl() -> Callable[..., int] | None:
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return None
+
+
+_PRCTL = _load_prctl()  # looked up once, before any fork
+
+
 def _die_with_parent(parent: int) -> None:
     """Have the kernel kill this worker when the process that forked it dies (Linux)."""
-    try:
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (AttributeError, OSError):  # pragma: no cover - not Linux
+    if _PRCTL is None:  # pragma: no cover - not Linux
         return
-    prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    _PRCTL(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if os.getppid() != parent:  # the parent died before the request took effect
         os._exit(1)
 

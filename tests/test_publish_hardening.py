@@ -150,7 +150,10 @@ def test_a4_workers_exit_when_a_publish_is_killed(site_root: Path):
     deadline = time.monotonic() + 10
     while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not [pid for pid in workers if _alive(pid)], "orphaned workers"
+    orphans = [pid for pid in workers if _alive(pid)]
+    for pid in orphans:  # leave nothing behind even when the test fails
+        os.kill(pid, signal.SIGKILL)
+    assert not orphans, "orphaned workers"
 
 
 def test_a5_a_deleted_working_file_keeps_the_live_version_live(site_root: Path):
