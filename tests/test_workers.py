@@ -68,7 +68,7 @@ def test_a4_workers_exit_when_their_parent_is_killed():
         "import os, sys, time\n"
         "from generator.workers import WorkerMap\n"
         "def task(x):\n"
-        "    print(os.getpid(), flush=True)\n"
+        "    os.write(1, b'%d\\n' % os.getpid())\n"
         "    time.sleep(60)\n"
         "with WorkerMap(task, range(64), 2) as results:\n"
         "    list(results)\n"
@@ -77,9 +77,11 @@ def test_a4_workers_exit_when_their_parent_is_killed():
     parent = subprocess.Popen(
         [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=env
     )
-    workers = {int(parent.stdout.readline()) for _ in range(2)}
-    parent.kill()
-    parent.wait()
+    try:
+        workers = {int(parent.stdout.readline()) for _ in range(2)}
+    finally:
+        parent.kill()
+        parent.wait()
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline and any(_running(pid) for pid in workers):
         time.sleep(0.05)
