@@ -2,7 +2,8 @@
 
 - select: which guides, in which live version, after the checks at publish;
 - model: topic hubs, companies, related stories and source cards;
-- render: every page and feed as a pure function of its inputs, with each page's input key;
+- render: every page as a pure function of its inputs, with each page's input key (feeds: the Atom
+  feed and the sitemap);
 - write: the new tree beside the old one, the manifest, the swap and the lock;
 - cache: check verdicts and the fingerprint of the inputs.
 """

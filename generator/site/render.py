@@ -8,9 +8,8 @@ so a page whose key did not change is reused instead of rendered again.
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date
 from functools import lru_cache
 from importlib import resources
 
@@ -21,7 +20,7 @@ from generator.codehash import code_version
 from generator.errors import PublishError
 from generator.guides import CASE_STUDY, INTERPRETATION, PRACTICE, REPORTS, GuideDoc, section_kind
 from generator.markdown import to_html
-from generator.site.feeds import FeedEntry, SitemapEntry, atom_feed, sitemap
+from generator.site.feeds import feed_guides, feed_key, render_feed, render_sitemap
 from generator.site.model import SiteModel, content_key, safe_url
 from generator.site.select import SiteGuide
 from generator.site.write import SiteWriter, Written
@@ -31,7 +30,6 @@ from generator.workers import WorkerMap
 
 DRAFT_BANNER = "Draft: not reviewed. This page is a preview and is not indexed."
 PREVIEW_BANNER = "Preview build: drafts that are not reviewed are included. Not indexed."
-FEED_SIZE = 50
 SECTION_STYLE = {
     REPORTS: ("source-account", "The source's account"),
     INTERPRETATION: ("ours", "Our interpretation"),
@@ -355,78 +353,6 @@ def _companies_index(model: SiteModel, common: dict) -> Page:
         "items": sorted(items, key=lambda i: (i["name"].casefold(), i["href"])),
     }
     return "companies/index.html", "listing.html", context
-
-
-# --- feed and sitemap -----------------------------------------------------------------------
-
-
-def feed_guides(guides: Iterable[SiteGuide]) -> list[SiteGuide]:
-    """Return the live guides the feed carries: the most recently updated first."""
-    live = [g for g in guides if not g.draft and g.updated]
-    live.sort(key=lambda g: (g.updated, g.published, g.id), reverse=True)
-    return live[:FEED_SIZE]
-
-
-def feed_entries(model: SiteModel, bodies: Callable[[SiteGuide], str]) -> list[FeedEntry]:
-    """Return the feed's entries; bodies gives each guide's body HTML (or its key)."""
-    return [
-        FeedEntry(
-            url=f"{model.base_url}/guides/{guide.id}/",
-            title=guide.doc.meta.title,
-            author=model.site.name,
-            summary=guide.source.summary,
-            content_html=bodies(guide),
-            published=guide.published or guide.updated,
-            updated=guide.updated,
-        )
-        for guide in sorted(feed_guides(model.guides), key=lambda g: g.id)
-    ]
-
-
-def feed_key(model: SiteModel) -> str:
-    """Return the input key of feed.xml: its entries, each body by its text."""
-    entries = feed_entries(model, lambda guide: guide.doc.content_hash)
-    return content_key(code_version(), "feed", model.site, [e.__dict__ for e in entries])
-
-
-def render_feed(model: SiteModel, bodies: Callable[[SiteGuide], str]) -> str:
-    """Render the Atom feed."""
-    return atom_feed(
-        title=model.site.name,
-        site_url=f"{model.base_url}/",
-        feed_url=f"{model.base_url}/feed.xml",
-        entries=feed_entries(model, bodies),
-        limit=FEED_SIZE,
-    )
-
-
-def render_sitemap(model: SiteModel) -> str:
-    """Render sitemap.xml: every live guide, hub and company page with its last review."""
-    site_url = f"{model.base_url}/"
-    live = [g for g in model.guides if not g.draft]
-    latest = max((g.updated for g in live if g.updated), default=None)
-    urls = [SitemapEntry(site_url, latest)]
-    urls += [SitemapEntry(f"{model.base_url}/guides/{g.id}/", g.updated) for g in live]
-
-    def lastmod(sources: Iterable[Source]) -> date | None:
-        dates = [
-            model.guide_of[s.key].updated
-            for s in sources
-            if s.key in model.guide_of and not model.guide_of[s.key].draft
-        ]
-        return max((d for d in dates if d), default=None)
-
-    urls += [
-        SitemapEntry(f"{model.base_url}/topics/{t.slug}/", lastmod(t.sources)) for t in model.topics
-    ]
-    urls += [
-        SitemapEntry(f"{model.base_url}/companies/{slug}/", lastmod(members))
-        for slug, (_, members) in model.companies.items()
-    ]
-    return sitemap(urls)
-
-
-# --- the render stage -----------------------------------------------------------------------
 
 
 def style_sheet() -> bytes:
