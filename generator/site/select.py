@@ -8,7 +8,7 @@ from datetime import date
 
 from generator.checks import UNDATED_RULES, check_body, check_dated, verdict_key
 from generator.clock import now
-from generator.errors import PrepguideError, PublishError
+from generator.errors import PrepguideError, PublishError, StorageError
 from generator.findings import Finding
 from generator.guides import GuideDoc
 from generator.project import Project
@@ -148,10 +148,11 @@ def guide_ids(project: Project) -> tuple[list[str], set[str]]:
 
     A guide whose working file was deleted keeps its review state, and so its live version.
     """
-    files = set(project.guides.ids())
+    ids = set(project.guides.ids())
     review_dir = project.guides.dir / REVIEW_DIR
-    states = {p.stem for p in review_dir.glob("*.json")} if review_dir.is_dir() else set()
-    return sorted(files | states), states - files
+    if review_dir.is_dir():
+        ids.update(p.stem for p in review_dir.glob("*.json"))
+    return sorted(ids), {i for i in ids if not project.guides.path(i).exists()}
 
 
 def select_guides(
@@ -223,11 +224,13 @@ def record_publication(project: Project, guides: list[SiteGuide]) -> list[SiteGu
         return guides
     try:
         mark_published(project, unmarked)
-    except OSError as exc:
+    except (OSError, StorageError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) else exc.message
+        where = exc.filename if isinstance(exc, OSError) else exc.path
         raise PublishError(
-            f"cannot record the publication in the review state ({exc.strerror}); the site was "
+            f"cannot record the publication in the review state ({why}); the site was "
             "left as it was: make the guides folder writable and publish again",
-            path=exc.filename or project.guides.dir,
+            path=where or project.guides.dir,
             rule="publish.state",
         ) from exc
     return [replace(g, marked_published=True) if g.id in unmarked else g for g in guides]
