@@ -23,44 +23,54 @@ def code_version() -> str:
     return digest.hexdigest()
 
 
-def module_files(name: str) -> list[Path]:
-    """Return the files of a package module: `name.py`, or every .py file of package `name/`."""
-    single = PACKAGE / f"{name}.py"
-    if single.is_file():
-        return [single]
-    folder = PACKAGE / name
-    if (folder / "__init__.py").is_file():
-        return sorted(path for path in folder.rglob("*.py") if path.is_file())
-    return []
-
-
 @lru_cache(maxsize=8)
 def module_version(name: str) -> str:
-    """Hash a package module (or subpackage) and every package module it imports."""
+    """Hash a package module and every package module it imports, directly or not."""
     digest = hashlib.sha256(__version__.encode())
     for module in sorted(import_closure(name)):
-        for path in module_files(module):
-            digest.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0")
-            digest.update(path.read_bytes())
+        digest.update(module.encode() + b"\0")
+        digest.update(module_path(module).read_bytes())  # type: ignore[union-attr]
     return digest.hexdigest()
 
 
+def module_path(module: str) -> Path | None:
+    """Return the file of a package module named relative to the package ("site.model")."""
+    base = PACKAGE.joinpath(*module.split("."))
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
 def import_closure(name: str) -> set[str]:
-    """Return the package modules a module imports, directly or not, itself included."""
+    """Return the package modules a module imports, directly or not, itself included.
+
+    Modules are named relative to the package: "checks", or "site.model" in a subpackage.
+    """
     found: set[str] = set()
     pending = [name]
     while pending:
         module = pending.pop()
-        files = module_files(module)
-        if module in found or not files:
+        path = module_path(module)
+        if module in found or path is None:
             continue
         found.add(module)
-        for path in files:
-            tree = ast.parse(path.read_text(encoding="utf-8"))
-            for node in ast.walk(tree):
-                if isinstance(node, ast.ImportFrom) and node.module:
-                    if node.module.startswith("generator."):
-                        pending.append(node.module.split(".")[1])
-                    elif node.module == "generator":
-                        pending.extend(alias.name for alias in node.names)
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            if node.level:  # a relative import, from the module's own package
+                parts = package.split(".") if package else []
+                parts = parts[: len(parts) - (node.level - 1)]
+                target = ".".join([*parts, *([node.module] if node.module else [])])
+            elif node.module and node.module.startswith("generator."):
+                target = node.module.removeprefix("generator.")
+            elif node.module == "generator":
+                target = ""
+            else:
+                continue
+            if target:  # the package's own __init__ holds only its version, hashed above
+                pending.append(target)
+            # "from generator.site import model" names a submodule, not only an attribute.
+            pending.extend(f"{target}.{alias.name}".lstrip(".") for alias in node.names)
     return found

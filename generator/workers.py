@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import multiprocessing
 import os
+import signal
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
@@ -34,6 +36,28 @@ def worker_count(jobs: int | None, items: int) -> int:
     if jobs is not None:
         return max(1, min(jobs, items))
     return max(1, min(available_cpus(), items // MIN_ITEMS_PER_WORKER))
+
+
+PR_SET_PDEATHSIG = 1
+
+
+def _load_prctl() -> Callable[..., int] | None:
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return None
+
+
+_PRCTL = _load_prctl()  # looked up once, before any fork
+
+
+def _die_with_parent(parent: int) -> None:
+    """Have the kernel kill this worker when the process that forked it dies (Linux)."""
+    if _PRCTL is None:  # pragma: no cover - not Linux
+        return
+    _PRCTL(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(1)
 
 
 def _run_chunk(chunk: list[Any]) -> list[Any]:
@@ -77,7 +101,10 @@ class WorkerMap:
             # A worker that dies (killed, out of memory) breaks the pool with an error here
             # instead of leaving the build waiting for its results.
             self._pool = ProcessPoolExecutor(
-                self.processes, mp_context=multiprocessing.get_context("fork")
+                self.processes,
+                mp_context=multiprocessing.get_context("fork"),
+                initializer=_die_with_parent,
+                initargs=(os.getpid(),),
             )
             futures = [self._pool.submit(_run_chunk, chunk) for chunk in chunks]
             done = futures if self.ordered else as_completed(futures)

@@ -70,7 +70,7 @@ def test_verdict_key_covers_every_module_of_the_checks_package(tmp_path, monkeyp
 
     monkeypatch.setattr(codehash, "PACKAGE", package)
     module_version.cache_clear()
-    assert codehash.import_closure("checks") == {"checks", "helper"}
+    assert codehash.import_closure("checks") == {"checks", "checks.rule", "helper"}
     before = codehash.module_version("checks")
     (package / "checks" / "rule.py").write_text("from generator.helper import y\nx = 2\n")
     module_version.cache_clear()

@@ -377,7 +377,7 @@ def test_b14_state_folders_linked_outside_the_root_are_refused(ws: Path, folder:
 
 
 def test_e22_a_non_utf8_state_file_makes_one_guide_unreadable(ws: Path) -> None:
-    from generator.publish import select_guides
+    from generator.site.select import select_guides
 
     review.approve(Project(ws), SEARCH, by="ada")
     review.approve(Project(ws), STREAM, by="ada")

@@ -21,7 +21,8 @@ from generator.cli import cli
 from generator.errors import PublishError
 from generator.guides import parse, serialize
 from generator.project import Project
-from generator.publish import confined, publish
+from generator.site import publish
+from generator.site.write import confined
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 
@@ -422,3 +423,12 @@ def test_index_is_newest_first_and_paginated(site_root: Path):
         "meta-gem",
         "meta-prometheus",
     ]
+
+
+def test_code_fingerprints_follow_imports_into_the_site_package():
+    from generator.codehash import import_closure
+
+    closure = import_closure("site")
+    assert {"site", "site.select", "site.model", "site.render", "site.write", "checks"} <= closure
+    assert {"markdown", "review", "site.feeds", "site.cache"} <= closure
+    assert not {m for m in import_closure("checks") if m.startswith("site")}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from test_topics import record, seed_database
 
-from generator.related import related_stories
+from generator.site.model import related_stories
 
 
 def keys(items) -> list[str]:

@@ -10,7 +10,7 @@ from browser import ARTIFACTS, chromium_browser
 from test_publish import published_workspace
 
 from generator.project import Project
-from generator.publish import publish
+from generator.site import publish
 
 pytestmark = pytest.mark.browser
 

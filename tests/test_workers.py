@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +16,7 @@ from generator.workers import WorkerMap, worker_count
 
 
 def square_with_pid(x: int) -> tuple[int, int]:
+    time.sleep(0.002)  # long enough that both workers take a share, even on a busy machine
     return x * x, os.getpid()
 
 
@@ -56,3 +61,39 @@ def test_small_inputs_stay_in_one_process_unless_asked():
     assert worker_count(None, 10) == 1
     assert worker_count(3, 10) == 3
     assert worker_count(8, 2) == 2
+
+
+def test_a4_workers_exit_when_their_parent_is_killed():
+    script = (
+        "import os, sys, time\n"
+        "from generator.workers import WorkerMap\n"
+        "def task(x):\n"
+        "    os.write(1, b'%d\\n' % os.getpid())\n"
+        "    time.sleep(60)\n"
+        "with WorkerMap(task, range(64), 2) as results:\n"
+        "    list(results)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    parent = subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=env
+    )
+    try:
+        workers = {int(parent.stdout.readline()) for _ in range(2)}
+    finally:
+        parent.kill()
+        parent.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(_running(pid) for pid in workers):
+        time.sleep(0.05)
+    orphans = [pid for pid in workers if _running(pid)]
+    for pid in orphans:  # leave nothing behind even when the test fails
+        os.kill(pid, signal.SIGKILL)
+    assert not orphans, "workers outlived their parent"
+
+
+def _running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False

@@ -24,7 +24,7 @@ from generator.project import Project
 
 
 def _publish(project: Project, out: Path | None, preview: bool, jobs: int | None = None) -> None:
-    from generator.publish import publish as publish_site
+    from generator.site import publish as publish_site
 
     out_dir = out or project.workspace.site_dir
     report = publish_site(project, out_dir, preview=preview, jobs=jobs)
@@ -40,7 +40,13 @@ def _publish(project: Project, out: Path | None, preview: bool, jobs: int | None
         click.echo(f"  left out {guide_id}: {reason}")
     for relative in report.removed:
         click.echo(f"  removed {relative}")
-    for problem in report.problems:
+    for guide_id in report.missing:
+        click.echo(
+            f"warning: {project.guides.path(guide_id)} is missing; its approved version stays "
+            f"live (restore the file from guides/.history/{guide_id}/ to edit it)",
+            err=True,
+        )
+    for problem in [*report.problems, *report.warnings]:
         click.echo(f"warning: {problem}", err=True)
     click.echo(f"open {(out_dir / 'index.html').resolve().as_uri()}")
 

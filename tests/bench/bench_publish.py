@@ -105,7 +105,7 @@ def make_workspace(root: Path, count: int) -> None:
     from generator.fsio import sha256_text
     from generator.guides import GuideDoc, GuideMeta, Provenance
     from generator.project import Project
-    from generator.publish import publish
+    from generator.site import publish
 
     rng = random.Random(7)
     shutil.copytree(REPO / "prompts", root / "prompts")
@@ -175,7 +175,7 @@ def worker_peak_mb() -> float:
 
 def run_publish(root: Path, out: Path) -> dict:
     from generator.project import Project
-    from generator.publish import publish
+    from generator.site import publish
 
     start = time.perf_counter()
     report = publish(Project(root), out, preview=False)
@@ -202,7 +202,7 @@ def run_floor(root: Path, out: Path, pages: int) -> dict:
     from markupsafe import Markup
 
     from generator.config import SiteSettings
-    from generator.publish import page_environment
+    from generator.site.render import page_environment
 
     bodies = []
     for path in sorted((root / "guides").glob("*.md")):
@@ -269,14 +269,10 @@ def run_site_floor(root: Path, out: Path) -> dict:
     does) and writes it, in one process.
     """
     from generator.project import Project
-    from generator.publish import (
-        BuildCache,
-        SiteModel,
-        listing_pages,
-        render_guide_page,
-        render_listing,
-        select_guides,
-    )
+    from generator.site.cache import BuildCache
+    from generator.site.model import SiteModel
+    from generator.site.render import listing_pages, render_guide_page, render_listing
+    from generator.site.select import select_guides
 
     project = Project(root)
     guides, _ = select_guides(project, preview=False)

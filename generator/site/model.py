@@ -1,0 +1,225 @@
+"""Model: what the pages are made from (topic hubs, companies, related stories, cards)."""
+
+from __future__ import annotations
+
+import hashlib
+import heapq
+import json
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from datetime import date
+
+from markupsafe import Markup
+
+from generator.markdown import safe_link
+from generator.project import Project
+from generator.site.select import SiteGuide
+from generator.sources import Source, normalize_tag, slugify
+from generator.topics import compute_topics, join_names, recency_key, unique_slugs
+
+MAX_RELATED = 3
+
+
+class RelatedIndex:
+    """An index over the database that answers "what is related to this write-up"."""
+
+    def __init__(self, sources: Sequence[Source]) -> None:
+        self.sources = list(sources)
+        self._tags: dict[str, frozenset[str]] = {}
+        self._by_tag: dict[str, list[str]] = {}
+        self._by_company: dict[str, list[str]] = {}
+        for source in self.sources:
+            tags = frozenset(normalize_tag(tag) for tag in source.tags)
+            self._tags[source.key] = tags
+            for tag in tags:
+                self._by_tag.setdefault(tag, []).append(source.key)
+            self._by_company.setdefault(normalize_tag(source.company), []).append(source.key)
+        self._by_id = {source.key: source for source in self.sources}
+        # Rank 0 is the oldest: newest first, undated last, then by id.
+        newest_first = sorted(self.sources, key=recency_key)
+        self._rank = {s.key: len(newest_first) - i for i, s in enumerate(newest_first)}
+        self._span = len(newest_first) + 1
+
+    def related(self, source: Source, limit: int = MAX_RELATED) -> list[Source]:
+        """Return up to limit other write-ups that share the company or at least one tag."""
+        key = source.key
+        mine = self._tags.get(key) or frozenset(normalize_tag(t) for t in source.tags)
+        tags, rank = self._tags, self._rank
+        same = [k for k in self._by_company.get(normalize_tag(source.company), ()) if k != key]
+        # Same company first, by shared tags then recency; others need a shared tag.
+        best = heapq.nlargest(limit, [(len(tags[k] & mine), rank[k], k) for k in same])
+        if len(best) < limit:
+            shared: Counter[str] = Counter()
+            for tag in mine:
+                shared.update(self._by_tag.get(tag, ()))
+            for k in (key, *same):
+                shared.pop(k, None)
+            others = heapq.nlargest(
+                limit - len(best), [(count, rank[k], k) for k, count in shared.items()]
+            )
+            best += others
+        return [self._by_id[k] for _, _, k in best]
+
+
+def related_stories(
+    source: Source, sources: Sequence[Source], limit: int = MAX_RELATED
+) -> list[Source]:
+    """Rank other write-ups: shared company first, then shared tags, ties by recency."""
+    return RelatedIndex(sources).related(source, limit)
+
+
+def listing_order(guide: SiteGuide) -> tuple:
+    """Sort key of the index: newest publication first, then the newest record."""
+    published = guide.published or date.min
+    return (guide.published is None, -published.toordinal(), *recency_key(guide.source))
+
+
+class SiteModel:
+    """Everything the pages are made from, computed once per build."""
+
+    def __init__(self, project: Project, guides: list[SiteGuide]) -> None:
+        self.project = project
+        self.site = project.settings.site
+        self.base_url = self.site.base_url.rstrip("/")
+        self.sources = sorted(project.sources.sources, key=lambda s: s.key)
+        self.guides = guides
+        self.guide_of: dict[str, SiteGuide] = {g.source.key: g for g in guides}
+        self.problems: list[str] = []
+        topics = compute_topics(self.sources, project.settings.topics.min_sources)
+        self.topics, clashes = unique_slugs(topics)
+        for clash in clashes:
+            if clash.kept:
+                self.problems.append(
+                    f"topic slug {clash.slug!r} is shared by {clash.kept!r} and "
+                    f"{join_names([repr(n) for n in clash.dropped])}; only {clash.kept!r} "
+                    "gets a hub: rename the other tags"
+                )
+            else:
+                self.problems.append(
+                    f"tag {join_names([repr(n) for n in clash.dropped])} has no letters or "
+                    "digits for a hub address; no hub written"
+                )
+        self.topic_href = {t.key: f"topics/{t.slug}/index.html" for t in self.topics}
+        self.companies = self._companies()
+        self.company_href = {
+            normalize_tag(name): f"companies/{slug}/index.html"
+            for slug, (name, _) in self.companies.items()
+        }
+        self.related = RelatedIndex(self.sources)
+        self.topic_by_slug = {topic.slug: topic for topic in self.topics}
+        self.listing_order = sorted(guides, key=listing_order)
+        self._cards: dict[str, dict] = {}
+        self._card_keys: dict[str, str] = {}
+        # Source cards as HTML, filled by the render stage: each is rendered once per process.
+        self.card_html: dict[str, Markup] = {}
+        self._related: dict[str, list[dict]] = {}
+
+    def _companies(self) -> dict[str, tuple[str, list[Source]]]:
+        groups: dict[str, dict[str, list[Source]]] = {}
+        for source in self.sources:
+            groups.setdefault(slugify(source.company), {}).setdefault(
+                normalize_tag(source.company), []
+            ).append(source)
+        companies = {}
+        for slug, by_name in sorted(groups.items()):
+            ranked = sorted(by_name.values(), key=lambda group: (-len(group), group[0].company))
+            name = ranked[0][0].company
+            if not slug:
+                self.problems.append(
+                    f"company {name!r} has no letters or digits for a page address; "
+                    "no company page written"
+                )
+                continue
+            if len(ranked) > 1:
+                others = join_names([repr(group[0].company) for group in ranked[1:]])
+                self.problems.append(
+                    f"company slug {slug!r} is shared by {name!r} and {others}; only {name!r} "
+                    "gets the page: make the company names consistent"
+                )
+            companies[slug] = (name, sorted(ranked[0], key=recency_key))
+        return companies
+
+    def tag_links(self, tags: Iterable[str]) -> list[dict]:
+        return [{"name": tag, "href": self.topic_href.get(normalize_tag(tag))} for tag in tags]
+
+    def source_href(self, source: Source) -> str | None:
+        """Link to the guide when it is on the site, else to the write-up's source card."""
+        guide = self.guide_of.get(source.key)
+        if guide is not None:
+            return guide.href
+        company = self.company_href.get(normalize_tag(source.company))
+        return f"{company}#{source.key}" if company else None
+
+    def related_items(self, source: Source) -> list[dict]:
+        """Return the related-story items of a write-up (computed once per build)."""
+        cached = self._related.get(source.key)
+        if cached is not None:
+            return cached
+        items: list[dict] = []
+        self._related[source.key] = items
+        for other in self.related.related(source):
+            href = self.source_href(other)
+            if href is None:
+                continue
+            items.append(
+                {
+                    "title": other.title,
+                    "company": other.company,
+                    "year": other.published.year if other.published else None,
+                    "summary": other.summary,
+                    "href": href,
+                    "is_guide": other.key in self.guide_of,
+                    "tags": self.tag_links(other.tags),
+                }
+            )
+        return items
+
+    def card(self, source: Source) -> dict:
+        """Return the data of a write-up's source card (computed once per build)."""
+        cached = self._cards.get(source.key)
+        if cached is None:
+            guide = self.guide_of.get(source.key)
+            cached = {
+                "id": source.key,
+                "company": source.company,
+                "year": source.published.year if source.published else None,
+                "title": source.title,
+                "url": safe_url(source.url),
+                "summary": source.summary,
+                "published": source.published.isoformat() if source.published else None,
+                "scale": source.scale,
+                "techniques": self.tag_links(source.techniques),
+                "stack": self.tag_links(source.stack),
+                "guide_href": guide.href if guide else None,
+                "draft": bool(guide and guide.draft),
+                "related": self.related_items(source),
+            }
+            self._cards[source.key] = cached
+        return cached
+
+    def card_key(self, source: Source) -> str:
+        """Return a hash of a source card's data: a page's input, without rendering it."""
+        key = self._card_keys.get(source.key)
+        if key is None:
+            key = content_key(self.card(source))
+            self._card_keys[source.key] = key
+        return key
+
+
+def content_key(*parts: object) -> str:
+    """Hash JSON-ready data (dates and settings included) into a stable key."""
+    text = json.dumps(parts, sort_keys=True, default=_plain, ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, date):
+        return value.isoformat()
+    if hasattr(value, "model_dump"):
+        return value.model_dump(mode="json")
+    raise TypeError(f"cannot key {type(value).__name__}")
+
+
+def safe_url(url: str | None) -> str | None:
+    """Return the URL when it is absolute http(s), else None."""
+    return url if url and safe_link(url) and not url.strip().startswith("#") else None

@@ -1,0 +1,460 @@
+"""Render: every page as a pure function of its inputs, and each page's input key.
+
+A page's key hashes everything its HTML is made from (the guide text by its hash, the
+records, the review dates, related stories, hub statistics, settings, code and templates),
+so a page whose key did not change is reused instead of rendered again.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
+
+from generator.codehash import code_version
+from generator.errors import PublishError
+from generator.guides import CASE_STUDY, INTERPRETATION, PRACTICE, REPORTS, GuideDoc, section_kind
+from generator.markdown import to_html
+from generator.site.feeds import feed_guides, feed_key, render_feed, render_sitemap
+from generator.site.model import SiteModel, content_key, safe_url
+from generator.site.select import SiteGuide
+from generator.site.write import SiteWriter, Written
+from generator.sources import Source
+from generator.topics import Topic
+from generator.workers import WorkerMap
+
+DRAFT_BANNER = "Draft: not reviewed. This page is a preview and is not indexed."
+PREVIEW_BANNER = "Preview build: drafts that are not reviewed are included. Not indexed."
+SECTION_STYLE = {
+    REPORTS: ("source-account", "The source's account"),
+    INTERPRETATION: ("ours", "Our interpretation"),
+    CASE_STUDY: ("ours", "Our suggested case study"),
+    PRACTICE: ("ours", "Our suggested steps"),
+}
+TOPIC_FIELD_LABELS = {"stack": "Stack", "techniques": "Technique", "both": "Technique and stack"}
+
+# A page to render: its path, its template and its context.
+Page = tuple[str, str, dict]
+
+
+@lru_cache(maxsize=1)
+def page_environment() -> Environment:
+    """Return the Jinja2 environment for page templates (autoescaped, strict)."""
+    return Environment(
+        loader=PackageLoader("generator", "templates"),
+        autoescape=select_autoescape(["html", "xml"]),
+        undefined=StrictUndefined,
+        keep_trailing_newline=True,
+        auto_reload=False,
+    )
+
+
+def render_page(template: str, context: dict) -> str:
+    """Render a page template with its context."""
+    return page_environment().get_template(template).render(context)
+
+
+def page_key(template: str, context: dict, *extra: object) -> str:
+    """Return the input key of a page: its code, template and context (and extra inputs)."""
+    site = context.get("site")
+    if site is not None:  # the settings, dumped once per build rather than once per page
+        kept = _SETTINGS.get(id(site))
+        if kept is None or kept[0] is not site:
+            if len(_SETTINGS) > 8:
+                _SETTINGS.clear()
+            kept = _SETTINGS[id(site)] = (site, site.model_dump_json())
+        context = {**context, "site": kept[1]}
+    return content_key(code_version(), template, context, *extra)
+
+
+_SETTINGS: dict[int, tuple[object, str]] = {}
+
+
+def guide_body_html(doc: GuideDoc) -> str:
+    """Render a guide body to HTML."""
+    return to_html(doc.body)
+
+
+def body_parts(body_html: str) -> tuple[str, list[dict]]:
+    """Split rendered body HTML at its <h2> headings into the preamble and labelled sections."""
+    chunks = body_html.split("<h2>")
+    sections = []
+    for chunk in chunks[1:]:
+        heading_html, _, rest = chunk.partition("</h2>")
+        kind = section_kind(html.unescape(heading_html).strip())
+        if kind == "originals":
+            continue
+        css, label = SECTION_STYLE.get(kind, ("ours", "Our notes"))
+        sections.append(
+            {
+                "kind": kind or "other",
+                "css": css,
+                "label": label,
+                "html": Markup(f"<h2>{heading_html}</h2>{rest}"),
+            }
+        )
+    return chunks[0], sections
+
+
+# --- guide pages ----------------------------------------------------------------------------
+
+
+def guide_context(model: SiteModel, guide: SiteGuide, *, preview: bool) -> dict:
+    """Return a guide page's context, all but its body (keyed by the text's hash)."""
+    source = guide.source
+    originals = [
+        {
+            "title": view.title,
+            "url": safe_url(view.url),
+            "publisher": view.publisher,
+            "published": view.published.isoformat() if view.published else None,
+            "checked": view.checked.isoformat() if view.checked else None,
+        }
+        for view in model.project.originals(source)
+    ]
+    return {
+        "site": model.site,
+        "description": source.summary,
+        "root": "../../",
+        "banner": DRAFT_BANNER if guide.draft else None,
+        "noindex": preview or guide.draft,
+        "guide": {
+            "id": guide.id,
+            "title": guide.doc.meta.title,
+            "company": guide.doc.meta.company,
+            "draft": guide.draft,
+            "updated": guide.updated.isoformat() if guide.updated else None,
+            "first_published": (
+                guide.first_published.isoformat() if guide.first_published else None
+            ),
+            "originals": originals,
+            "topics": [t for t in model.tag_links(source.tags) if t["href"]],
+            "related": model.related_items(source),
+        },
+    }
+
+
+def guide_page_key(model: SiteModel, guide: SiteGuide, *, preview: bool) -> str:
+    """Return the input key of a guide page."""
+    context = guide_context(model, guide, preview=preview)
+    return page_key("guide.html", context, guide.doc.content_hash)
+
+
+def render_guide_page(
+    model: SiteModel, guide: SiteGuide, cache: object = None, *, preview: bool
+) -> tuple[str, str]:
+    """Return a guide's page and its body HTML (cache is unused: bodies are rendered)."""
+    body_html = guide_body_html(guide.doc)
+    preamble_html, sections = body_parts(body_html)
+    context = guide_context(model, guide, preview=preview)
+    context["guide"] = {**context["guide"], "preamble": Markup(preamble_html)}
+    context["guide"]["sections"] = sections
+    return render_page("guide.html", context), body_html
+
+
+# --- listing pages --------------------------------------------------------------------------
+
+
+def card_html(model: SiteModel, source: Source) -> Markup:
+    """Render a write-up's source card once per process; hubs and company pages share it."""
+    cached = model.card_html.get(source.key)
+    if cached is None:
+        module = page_environment().get_template("cards.html").module
+        cached = Markup(module.source_card(model.card(source), "../../"))
+        model.card_html[source.key] = cached
+    return cached
+
+
+def listing_pages(model: SiteModel) -> list[tuple[str, ...]]:
+    """Name every listing page (index pages, hubs, company pages) as a render task."""
+    count = max(1, -(-len(model.guides) // model.site.page_size))
+    return [
+        *(("index", str(number)) for number in range(1, count + 1)),
+        *(("topic", topic.slug) for topic in model.topics),
+        ("topics",),
+        *(("company", slug) for slug in model.companies),
+        ("companies",),
+    ]
+
+
+def listing_page(
+    model: SiteModel,
+    task: tuple[str, ...],
+    common: dict,
+    preview: bool,
+    card: Callable[[Source], object],
+) -> Page:
+    """Return one listing page's path, template and context (cards made by card)."""
+    kind, *args = task
+    if kind == "index":
+        return _index_page(model, int(args[0]), common, preview)
+    if kind == "topic":
+        return _topic_page(model, model.topic_by_slug[args[0]], common, card)
+    if kind == "topics":
+        return _topics_index(model, common)
+    if kind == "company":
+        return _company_page(model, args[0], common, card)
+    return _companies_index(model, common)
+
+
+def listing_key(model: SiteModel, task: tuple[str, ...], common: dict, preview: bool) -> str:
+    """Return the input key of a listing page: its context with each card by its key."""
+    relative, template, context = listing_page(model, task, common, preview, model.card_key)
+    return page_key(template, context)
+
+
+def render_listing(
+    model: SiteModel, task: tuple[str, ...], common: dict, preview: bool
+) -> tuple[str, str]:
+    """Render one listing page; return its path and HTML."""
+    relative, template, context = listing_page(
+        model, task, common, preview, lambda source: card_html(model, source)
+    )
+    return relative, render_page(template, context)
+
+
+def _index_page(model: SiteModel, number: int, common: dict, preview: bool) -> Page:
+    size = model.site.page_size
+    count = max(1, -(-len(model.guides) // size))
+    chunk = model.listing_order[(number - 1) * size : number * size]
+    relative = "index.html" if number == 1 else f"page/{number}/index.html"
+    root = "" if number == 1 else "../../"
+
+    def page_href(n: int) -> str:
+        return "index.html" if n == 1 else f"page/{n}/index.html"
+
+    items = [
+        {
+            "href": g.href,
+            "title": g.doc.meta.title,
+            "company": g.doc.meta.company,
+            "summary": g.source.summary,
+            "published": g.published.isoformat() if g.published else None,
+            "updated": g.updated.isoformat() if g.updated else None,
+            "draft": g.draft,
+        }
+        for g in chunk
+    ]
+    context = {
+        **common,
+        "root": root,
+        "banner": PREVIEW_BANNER if preview else None,
+        "guides": items,
+        "pager": {
+            "number": number,
+            "count": count,
+            "prev": page_href(number - 1) if number > 1 else None,
+            "next": page_href(number + 1) if number < count else None,
+        },
+    }
+    return relative, "index.html", context
+
+
+def _card_note(topic: Topic, model: SiteModel) -> str:
+    if all(source.key in model.guide_of for source in topic.sources):
+        return "Each card below links to our short summary and the original post."
+    return "Each card below links to the original post, and to our guide where one is published."
+
+
+def _topic_page(
+    model: SiteModel, topic: Topic, common: dict, card: Callable[[Source], object]
+) -> Page:
+    context = {
+        **common,
+        "root": "../../",
+        "banner": None,
+        "description": topic.paragraph,
+        "topic": {
+            "title": topic.title,
+            "paragraph": topic.paragraph,
+            "card_note": _card_note(topic, model),
+            "field_label": TOPIC_FIELD_LABELS[topic.field],
+        },
+        "cards": [card(source) for source in topic.sources],
+    }
+    return f"topics/{topic.slug}/index.html", "hub.html", context
+
+
+def _topics_index(model: SiteModel, common: dict) -> Page:
+    items = [
+        {
+            "href": f"topics/{t.slug}/index.html",
+            "name": t.name,
+            "note": f"{t.count} write-ups · {TOPIC_FIELD_LABELS[t.field].lower()}",
+        }
+        for t in sorted(model.topics, key=lambda t: (-t.count, t.name.casefold(), t.slug))
+    ]
+    threshold = model.project.settings.topics.min_sources
+    context = {
+        **common,
+        "root": "../",
+        "banner": None,
+        "heading": "Topics",
+        "intro": f"Every technique and stack tag that at least {threshold} write-ups in our "
+        "database mention, most common first.",
+        "items": items,
+    }
+    return "topics/index.html", "listing.html", context
+
+
+def _company_noun(members: list[Source]) -> str:
+    return "write-up" if len(members) == 1 else "write-ups"
+
+
+def _company_page(
+    model: SiteModel, slug: str, common: dict, card: Callable[[Source], object]
+) -> Page:
+    name, members = model.companies[slug]
+    with_guides = sum(1 for s in members if s.key in model.guide_of)
+    years = sorted(s.published.year for s in members if s.published)
+    span = ""
+    if years:
+        span = (
+            f", published in {years[0]}"
+            if years[0] == years[-1]
+            else f", published between {years[0]} and {years[-1]}"
+        )
+    sentence = (
+        f"{len(members)} engineering {_company_noun(members)} from {name} in our database"
+        f"{span}. {with_guides} of them {'has' if with_guides == 1 else 'have'} a published "
+        "guide."
+    )
+    context = {
+        **common,
+        "root": "../../",
+        "banner": None,
+        "description": sentence,
+        "company": {"name": name, "sentence": sentence},
+        "cards": [card(source) for source in members],
+    }
+    return f"companies/{slug}/index.html", "company.html", context
+
+
+def _companies_index(model: SiteModel, common: dict) -> Page:
+    items = [
+        {
+            "href": f"companies/{slug}/index.html",
+            "name": name,
+            "note": f"{len(members)} {_company_noun(members)}",
+        }
+        for slug, (name, members) in model.companies.items()
+    ]
+    context = {
+        **common,
+        "root": "../",
+        "banner": None,
+        "heading": "Companies",
+        "intro": "Every company with a write-up in our database.",
+        "items": sorted(items, key=lambda i: (i["name"].casefold(), i["href"])),
+    }
+    return "companies/index.html", "listing.html", context
+
+
+def style_sheet() -> bytes:
+    """Return the site's one stylesheet."""
+    return resources.files("generator").joinpath("templates/style.css").read_bytes()
+
+
+def page_keys(model: SiteModel, *, preview: bool, processes: int = 1) -> dict[str, str]:
+    """Return the input key of every page, computed without rendering any of them."""
+    common = {"site": model.site, "noindex": preview, "description": None}
+
+    def keys(guide: SiteGuide | None) -> list[tuple[str, str]]:
+        if guide is None:
+            found = []
+            for task in listing_pages(model):
+                relative, template, context = listing_page(
+                    model, task, common, preview, model.card_key
+                )
+                found.append((relative, page_key(template, context)))
+            return found
+        return [(guide.href, guide_page_key(model, guide, preview=preview))]
+
+    found: dict[str, str] = {}
+    ordered = sorted(model.guides, key=lambda g: g.id)
+    with WorkerMap(keys, [None, *ordered], processes, ordered=False) as results:
+        for relative, key in (pair for batch in results for pair in batch):
+            if relative in found:
+                raise PublishError(
+                    f"two pages want {relative!r}; refusing to overwrite",
+                    path=relative,
+                    rule="slug",
+                )
+            found[relative] = key
+    found["feed.xml"] = feed_key(model)
+    found["sitemap.xml"] = content_key(render_sitemap(model))
+    found["style.css"] = content_key(style_sheet().decode("utf-8"))
+    return found
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A page a task placed in the new site, with a guide body the feed may need."""
+
+    done: Written
+    guide_id: str | None = None
+    body_html: str | None = None
+
+
+def render_site(
+    model: SiteModel,
+    writer: SiteWriter,
+    keys: dict[str, str],
+    *,
+    preview: bool,
+    processes: int = 1,
+) -> None:
+    """Place every page in the new site: reused when its key is unchanged, else rendered.
+
+    Guide pages and the listing pages (one task: each source card is rendered once per
+    process) run in worker processes when asked; each task places its own pages.
+    """
+    common = {"site": model.site, "noindex": preview, "description": None}
+    in_feed = {g.id for g in feed_guides(model.guides)}
+    ordered = sorted(model.guides, key=lambda g: g.id)
+
+    def listings() -> list[Rendered]:
+        done = []
+        for task in listing_pages(model):
+            relative, template, context = listing_page(
+                model, task, common, preview, lambda source: card_html(model, source)
+            )
+            placed = writer.reuse(relative, keys[relative])
+            if placed is None:
+                placed = writer.write(relative, render_page(template, context), keys[relative])
+            done.append(Rendered(placed))
+        return done
+
+    def render(guide: SiteGuide | None) -> list[Rendered]:
+        if guide is None:
+            return listings()
+        key = keys[guide.href]
+        placed = writer.reuse(guide.href, key)
+        if placed is not None:
+            return [Rendered(placed)]
+        page, body_html = render_guide_page(model, guide, preview=preview)
+        feed_body = body_html if guide.id in in_feed else None
+        return [Rendered(writer.write(guide.href, page, key), guide.id, feed_body)]
+
+    bodies: dict[str, str] = {}
+    # The listing pages go first: together they are the longest task.
+    with WorkerMap(render, [None, *ordered], processes, ordered=False) as results:
+        for result in (rendered for batch in results for rendered in batch):
+            writer.record(result.done)
+            if result.guide_id is not None and result.body_html is not None:
+                bodies[result.guide_id] = result.body_html
+    placed = writer.reuse("feed.xml", keys["feed.xml"])
+    if placed is None:
+
+        def body(guide: SiteGuide) -> str:
+            return bodies.get(guide.id) or guide_body_html(guide.doc)
+
+        placed = writer.write("feed.xml", render_feed(model, body), keys["feed.xml"])
+    writer.record(placed)
+    writer.put("sitemap.xml", render_sitemap(model), keys["sitemap.xml"])
+    writer.put("style.css", style_sheet(), keys["style.css"])

@@ -1,0 +1,352 @@
+"""Write: a new site tree built beside the old one, then swapped in; the manifest; the lock.
+
+Every build writes into a hidden sibling folder. A page whose input key (or content) did not
+change is hard-linked from the old site instead of written; files the build does not manage
+are linked over too. finish() then exchanges the two folders in one rename (renameat2 with
+RENAME_EXCHANGE), so a reader, or a build killed at any moment, sees the whole old site or the
+whole new one, never a mix.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import fcntl
+import glob
+import hashlib
+import os
+import re
+import shutil
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from generator.errors import PublishError
+from generator.fsio import DEFAULT_DIR_MODE, atomic_write_text, process_running
+from generator.site.cache import CACHE_DIR, move_aside, walk
+
+MANIFEST_VERSION = 2
+MANAGED_DIRS = ("guides", "topics", "companies", "page")
+STAGING_SUFFIX = ".tmp"
+# .<site folder>.<pid>.<random>.tmp: a new site being built (or an old one being removed).
+STAGING_NAME = re.compile(r"^\..+\.(\d+)\.[^.]+\.tmp$")
+LOCK_NAME = "publish.lock"
+AT_FDCWD = -100
+RENAME_EXCHANGE = 2
+
+
+class PageEntry(BaseModel):
+    """A page of the last build: its content, the file that holds it, and its input key."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    digest: str
+    size: int
+    inode: int
+    mtime_ns: int
+    key: str | None = None
+
+
+class Manifest(BaseModel):
+    """What the last build of one output folder made, and from which inputs."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    version: int = MANIFEST_VERSION
+    fingerprint: str = ""
+    pages: dict[str, PageEntry] = {}
+    left_out: dict[str, str] = {}
+    problems: list[str] = []
+    guides: list[str] = []
+    drafts: list[str] = []
+    missing: list[str] = []
+    # What the build was made from: settings, code and date (base), and each input file.
+    base: str = ""
+    signatures: dict[str, str] = {}
+
+
+@dataclass(frozen=True)
+class Written:
+    """A page placed in the new tree by any process: its manifest entry, and if it is new."""
+
+    relative: str
+    entry: PageEntry
+    written: bool
+
+
+def state_paths(state_dir: Path, out_dir: Path) -> tuple[Path, Path]:
+    """Return the manifest path of an output folder and the cache path."""
+    folder = state_dir / CACHE_DIR
+    key = hashlib.sha256(str(out_dir.resolve()).encode()).hexdigest()[:16]
+    return folder / f"manifest-{key}.json", folder / "cache.sqlite"
+
+
+def read_manifest(path: Path, warnings: list[str]) -> Manifest:
+    """Read the manifest; one that is not valid is moved aside with a warning."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return Manifest()
+    except (OSError, UnicodeDecodeError) as exc:
+        move_aside(path, f"unreadable publish manifest ({exc})", warnings)
+        return Manifest()
+    try:
+        manifest = Manifest.model_validate_json(text)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "manifest"
+        move_aside(path, f"invalid publish manifest ({where}: {first['msg']})", warnings)
+        return Manifest()
+    if manifest.version != MANIFEST_VERSION:
+        move_aside(path, f"publish manifest version {manifest.version}", warnings)
+        return Manifest()
+    return manifest
+
+
+def write_manifest(path: Path, manifest: Manifest) -> None:
+    """Write the manifest atomically."""
+    atomic_write_text(path, manifest.model_dump_json(indent=0))
+
+
+def unchanged(manifest: Manifest, fingerprint: str, out_dir: Path) -> bool:
+    """Return True when no input changed and every page is the file the manifest names."""
+    if not manifest.fingerprint or manifest.fingerprint != fingerprint:
+        return False
+    folder = os.fspath(out_dir)
+    return all(
+        _same_file(os.path.join(folder, relative), entry)
+        for relative, entry in manifest.pages.items()
+    )
+
+
+def same_site(manifest: Manifest, keys: dict[str, str], out_dir: Path) -> bool:
+    """Return True when the site would get exactly the pages it has: no page to build."""
+    if set(manifest.pages) != set(keys):
+        return False
+    folder = os.fspath(out_dir)
+    return all(
+        entry.key == keys[relative] and _same_file(os.path.join(folder, relative), entry)
+        for relative, entry in manifest.pages.items()
+    )
+
+
+def _same_file(path: Path | str, entry: PageEntry) -> bool:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    return (st.st_size, st.st_ino, st.st_mtime_ns) == (entry.size, entry.inode, entry.mtime_ns)
+
+
+@contextmanager
+def build_lock(state_dir: Path, timeout: float) -> Iterator[None]:
+    """Hold the publish lock of a workspace; wait up to timeout seconds for another build."""
+    path = state_dir / CACHE_DIR / LOCK_NAME
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(path, "a+")  # noqa: SIM115 - closed below
+    except OSError as exc:
+        raise PublishError(
+            f"cannot take the publish lock ({exc.strerror}); nothing was changed",
+            path=path,
+            rule="publish.lock",
+        ) from exc
+    with handle:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise PublishError(
+                        f"another publish of this workspace is still running after {timeout:g}s "
+                        "of waiting; try again when it has finished",
+                        path=path,
+                        rule="publish.lock",
+                    ) from None
+                time.sleep(0.05)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+def confined(out_dir: Path, relative: str, *, base: Path | None = None) -> Path:
+    """Resolve a page path and refuse anything outside the output folder (resolved: base)."""
+    base = base or out_dir.resolve()
+    target = (base / relative).resolve()
+    if not target.is_relative_to(base) or target == base:
+        raise PublishError(f"page path {relative!r} escapes {base}", path=target, rule="path")
+    return target
+
+
+class SiteWriter:
+    """Build a new site tree beside the output folder, reusing the old site's unchanged pages."""
+
+    def __init__(self, out_dir: Path, previous: dict[str, PageEntry]) -> None:
+        self.out_dir = out_dir
+        self.previous = previous
+        self.pages: dict[str, PageEntry] = {}
+        self.written = 0
+        self.removed: list[str] = []
+        self.old = out_dir if out_dir.is_dir() else None
+        self.old_base = self.old.resolve() if self.old else None
+        out_dir.parent.mkdir(parents=True, exist_ok=True)
+        remove_orphaned_staging(out_dir)
+        prefix = f".{out_dir.name}.{os.getpid()}."
+        staging = tempfile.mkdtemp(prefix=prefix, suffix=STAGING_SUFFIX, dir=out_dir.parent)
+        mode = self.old.stat().st_mode & 0o7777 if self.old else DEFAULT_DIR_MODE
+        os.chmod(staging, mode)  # mkdtemp makes it private
+        self.root = Path(staging)
+        self.base = self.root.resolve()
+
+    def _old_page(self, relative: str) -> Path | None:
+        """Return the old site's file of a page when it still is the one the manifest names."""
+        entry = self.previous.get(relative)
+        if self.old is None or entry is None:
+            return None
+        path = self.old / relative
+        return path if _same_file(path, entry) else None
+
+    def _link(self, source: Path, relative: str) -> Path:
+        target = confined(self.root, relative, base=self.base)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.link(source, target, follow_symlinks=False)
+        return target
+
+    def reuse(self, relative: str, key: str) -> Written | None:
+        """Link an old page whose input key is the same into the new tree; None if it differs."""
+        entry = self.previous.get(relative)
+        if entry is None or entry.key != key:
+            return None
+        old = self._old_page(relative)
+        if old is None:
+            return None
+        self._link(old, relative)
+        return Written(relative, entry, False)
+
+    def write(self, relative: str, text: str | bytes, key: str | None = None) -> Written:
+        """Place a page in the new tree: linked when the old one has this content, else new.
+
+        Worker processes call this too; each places its own pages.
+        """
+        data = text.encode("utf-8") if isinstance(text, str) else text
+        digest = hashlib.sha256(data).hexdigest()
+        entry = self.previous.get(relative)
+        old = self._old_page(relative)
+        if old is None and entry is None and self.old is not None:
+            candidate = self.old / relative
+            if candidate.is_file() and not candidate.is_symlink():
+                try:
+                    if candidate.read_bytes() == data:
+                        old = candidate
+                except OSError:
+                    old = None
+        reused = old is not None and (entry is None or entry.digest == digest)
+        if reused:
+            target = self._link(old, relative)
+        else:
+            target = confined(self.root, relative, base=self.base)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with open(target, "wb") as handle:
+                handle.write(data)
+        st = target.stat()
+        page = PageEntry(
+            digest=digest, size=len(data), inode=st.st_ino, mtime_ns=st.st_mtime_ns, key=key
+        )
+        return Written(relative, page, not reused)
+
+    def put(self, relative: str, text: str | bytes, key: str | None = None) -> None:
+        """Place a page and account for it."""
+        self.record(self.write(relative, text, key))
+
+    def record(self, done: Written) -> None:
+        """Account for a page placed here or by a worker; refuse a second page per path."""
+        if done.relative in self.pages:
+            raise PublishError(
+                f"two pages want {done.relative!r}; refusing to overwrite",
+                path=done.relative,
+                rule="slug",
+            )
+        self.pages[done.relative] = done.entry
+        self.written += done.written
+
+    def _carry_over(self) -> None:
+        """Link the old site's files that no build manages (a CNAME, say) into the new tree."""
+        if self.old is None or self.old_base is None:
+            return
+        for entry in walk(self.old_base):
+            relative = Path(entry.path).relative_to(self.old_base).as_posix()
+            if relative in self.pages:
+                continue
+            managed = relative in self.previous or (
+                entry.name == "index.html" and relative.split("/", 1)[0] in MANAGED_DIRS
+            )
+            if managed:
+                self.removed.append(relative)
+            else:
+                self._link(Path(entry.path), relative)
+        self.removed.sort()
+
+    def finish(self) -> None:
+        """Swap the new tree in: all at once, whatever happens to this process meanwhile."""
+        self._carry_over()
+        if self.old is None:
+            try:
+                os.replace(self.root, self.out_dir)
+            except OSError as exc:
+                self.abandon()
+                raise PublishError(
+                    f"cannot move the new site into place ({exc.strerror}); another build may "
+                    "have created the folder meanwhile: publish again",
+                    path=self.out_dir,
+                    rule="path",
+                ) from exc
+            return
+        exchange(self.root, self.out_dir)
+        # self.root now holds the old site; a kill from here on leaves it to the next build.
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    def abandon(self) -> None:
+        """Remove a new site that was not finished."""
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+def exchange(new: Path, current: Path) -> None:
+    """Swap two folders atomically (renameat2 RENAME_EXCHANGE); else two renames."""
+    try:
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (AttributeError, OSError):  # pragma: no cover - an old C library
+        renameat2 = None
+    if renameat2 is not None:
+        done = renameat2(
+            AT_FDCWD, os.fsencode(new), AT_FDCWD, os.fsencode(current), RENAME_EXCHANGE
+        )
+        if done == 0:
+            return
+        code = ctypes.get_errno()
+        if code not in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
+            raise PublishError(
+                f"cannot swap the new site in ({os.strerror(code)}); the old site is unchanged",
+                path=current,
+                rule="path",
+            )
+    # A file system without the exchange: for an instant the folder is missing, never mixed.
+    aside = new.with_name(new.name.removesuffix(STAGING_SUFFIX) + "old" + STAGING_SUFFIX)
+    os.replace(current, aside)
+    os.replace(new, current)
+    os.replace(aside, new)
+
+
+def remove_orphaned_staging(out_dir: Path) -> None:
+    """Delete the hidden folders of builds of out_dir that were killed before finishing."""
+    for folder in out_dir.parent.glob(f".{glob.escape(out_dir.name)}.*{STAGING_SUFFIX}"):
+        match = STAGING_NAME.match(folder.name)
+        if match and folder.is_dir() and not process_running(int(match.group(1))):
+            shutil.rmtree(folder, ignore_errors=True)
