@@ -5,8 +5,13 @@ from __future__ import annotations
 import email
 import email.policy
 import hashlib
+import quopri
+from dataclasses import dataclass
 from datetime import datetime
+from email.header import Header
 from email.message import EmailMessage
+from email.mime.multipart import MIMEMultipart
+from email.mime.text import MIMEText
 from email.utils import format_datetime, formataddr, make_msgid, parseaddr
 from functools import lru_cache
 from urllib.parse import urlsplit
@@ -72,21 +77,51 @@ def frozen_message(
     return message
 
 
-def personal_message(frozen: bytes, recipient: str, name: str | None, token: str) -> EmailMessage:
-    """Return the frozen issue addressed to one recipient with their own unsubscribe link."""
+@dataclass(frozen=True)
+class FrozenParts:
+    """The frozen issue read once: its headers and bodies, with the token placeholder."""
+
+    headers: tuple[tuple[str, str], ...]
+    sender: str
+    unsubscribe: str
+    text: str
+    html: str
+
+
+def read_frozen(frozen: bytes) -> FrozenParts:
+    """Parse the frozen issue once, so each recipient's copy is cheap to make."""
     message = email.message_from_bytes(frozen, policy=email.policy.default)
-    personal = EmailMessage(policy=email.policy.default)
-    for header in ("Subject", "From", "Date", "List-Id", "X-Prepguide-Week"):
-        if message[header] is not None:
-            personal[header] = str(message[header]).strip()
-    personal["To"] = formataddr((name or "", recipient))
-    domain = parseaddr(str(message["From"]))[1].rpartition("@")[2] or "localhost"
-    personal["Message-ID"] = make_msgid(domain=domain)
-    header = str(message["List-Unsubscribe"]).strip()
-    personal["List-Unsubscribe"] = header.replace(TOKEN_MARK, token)
-    personal["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-    text = message.get_body(("plain",)).get_content().replace(TOKEN_MARK, token)
-    html = message.get_body(("html",)).get_content().replace(TOKEN_MARK, token)
-    personal.set_content(text, cte="quoted-printable")
-    personal.add_alternative(html, subtype="html", cte="quoted-printable")
-    return personal
+    headers = tuple(
+        (name, str(message[name]).strip())
+        for name in ("Subject", "From", "Date", "List-Id", "X-Prepguide-Week")
+        if message[name] is not None
+    )
+    return FrozenParts(
+        headers=headers,
+        sender=parseaddr(str(message["From"]))[1],
+        unsubscribe=str(message["List-Unsubscribe"]).strip(),
+        text=message.get_body(("plain",)).get_content(),
+        html=message.get_body(("html",)).get_content(),
+    )
+
+
+def _part(body: str, subtype: str) -> MIMEText:
+    part = MIMEText("", subtype, "utf-8")
+    part.replace_header("Content-Transfer-Encoding", "quoted-printable")
+    part.set_payload(quopri.encodestring(body.encode("utf-8")).decode("ascii"))
+    return part
+
+
+def personal_message(parts: FrozenParts, recipient: str, name: str | None, token: str) -> bytes:
+    """Return the issue addressed to one recipient, with their own unsubscribe link."""
+    message = MIMEMultipart("alternative")
+    for header, value in parts.headers:
+        message[header] = Header(value, "utf-8").encode() if not value.isascii() else value
+    message["To"] = formataddr((name or "", recipient), charset="utf-8")
+    domain = parts.sender.rpartition("@")[2] or "localhost"
+    message["Message-ID"] = make_msgid(domain=domain)
+    message["List-Unsubscribe"] = parts.unsubscribe.replace(TOKEN_MARK, token)
+    message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    message.attach(_part(parts.text.replace(TOKEN_MARK, token), "plain"))
+    message.attach(_part(parts.html.replace(TOKEN_MARK, token), "html"))
+    return message.as_bytes()
