@@ -21,6 +21,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from generator.digest.issue import DigestIssue
 
 TOKEN_MARK = "PREPGUIDE-UNSUBSCRIBE-TOKEN"
+SMTP_LINES = email.policy.compat32.clone(linesep="\r\n")  # smtplib sends bytes as they are
 
 
 @lru_cache(maxsize=1)
@@ -124,4 +125,4 @@ def personal_message(parts: FrozenParts, recipient: str, name: str | None, token
     message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message.attach(_part(parts.text.replace(TOKEN_MARK, token), "plain"))
     message.attach(_part(parts.html.replace(TOKEN_MARK, token), "html"))
-    return message.as_bytes()
+    return message.as_bytes(policy=SMTP_LINES)
