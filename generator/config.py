@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -70,12 +71,32 @@ class VerifySettings(_Section):
     host_interval: float = Field(default=1.0, ge=0, le=MAX_SECONDS)  # between requests to a host
 
 
+class DigestSettings(_Section):
+    sender: str | None = None  # "Prepguide <digest@example.org>"
+    footer: str | None = None  # postal address and contact line shown in every issue
+    unsubscribe_url: str | None = None  # https endpoint of your mail provider or web form
+    subscribe_url: str | None = None  # where the site's subscribe box posts
+    per_minute: int = Field(default=60, ge=0)  # messages per minute; 0: no limit
+
+    @field_validator("unsubscribe_url", "subscribe_url")
+    @classmethod
+    def _web(cls, value: str | None, info) -> str | None:
+        if value is None:
+            return None
+        parts = urlsplit(value)
+        schemes = ("https",) if info.field_name == "unsubscribe_url" else ("http", "https")
+        if parts.scheme not in schemes or not parts.netloc:
+            raise ValueError(f"must be an absolute {' or '.join(schemes)} URL")
+        return value
+
+
 class Settings(_Section):
     site: SiteSettings = SiteSettings()
     checks: CheckSettings = CheckSettings()
     llm: LLMSettings = LLMSettings()
     topics: TopicSettings = TopicSettings()
     verify: VerifySettings = VerifySettings()
+    digest: DigestSettings = DigestSettings()
 
 
 class Workspace(BaseModel):
@@ -100,6 +121,10 @@ class Workspace(BaseModel):
     @property
     def state_dir(self) -> Path:
         return self.root / ".prepguide"
+
+    @property
+    def digest_dir(self) -> Path:
+        return self.root / "digest"
 
     @property
     def site_dir(self) -> Path:

@@ -1,0 +1,144 @@
+"""The `digest` commands: build a week's issue, send it once per subscriber, unsubscribe."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from generator.cli.common import Context, fail, pass_ctx
+from generator.cli.root import cli
+
+
+def _week(project, text: str | None):
+    from generator.digest.issue import last_full_week, parse_week
+
+    return parse_week(text) if text else last_full_week(project.today)
+
+
+def _secret() -> str:
+    secret = os.environ.get("PREPGUIDE_DIGEST_SECRET", "")
+    if len(secret) < 16:
+        fail(
+            "set PREPGUIDE_DIGEST_SECRET to a private value of at least 16 characters; "
+            "it signs every unsubscribe link",
+            2,
+        )
+    return secret
+
+
+@cli.group()
+def digest() -> None:
+    """The weekly digest: build an issue, send it, take unsubscribes."""
+
+
+@digest.command("build")
+@click.option("--week", default=None, metavar="YYYY-Www", help="Default: the last full week.")
+@pass_ctx
+def digest_build(ctx: Context, week: str | None) -> None:
+    """Freeze a week's issue as digest/<week>.eml from published guides."""
+    from generator.digest.build import freeze_issue, published_records
+
+    project = ctx.project
+    chosen = _week(project, week)
+    _, problems = published_records(project)
+    for problem in problems:
+        click.echo(f"warning: {problem}", err=True)
+    frozen = freeze_issue(project, chosen)
+    if frozen.outcome == "empty":
+        click.echo(f"{chosen.label}: no guides were first published that week; nothing to send")
+        return
+    click.echo(frozen.issue.opening)
+    for group in frozen.issue.groups:
+        click.echo(f"  {group.topic or 'More write-ups'}:")
+        for item in group.items:
+            click.echo(f"    {item.title} ({item.company}, {item.year or 'undated'})")
+    if frozen.outcome == "kept":
+        click.echo(f"kept {frozen.path}: sending has begun, so the issue stays as it was sent")
+    else:
+        click.echo(f"wrote {frozen.path}")
+
+
+@digest.command("send")
+@click.option("--week", required=True, metavar="YYYY-Www")
+@click.option(
+    "--to",
+    "subscribers_file",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="CSV with a header row: email,status[,name].",
+)
+@click.option("--dry-run", is_flag=True, help="Print the counts; send nothing.")
+@click.option(
+    "--resend-uncertain", is_flag=True, help="Resend messages whose delivery a crash left unknown."
+)
+@pass_ctx
+def digest_send(ctx: Context, week: str, subscribers_file: Path, dry_run: bool, resend_uncertain):
+    """Send a frozen issue to each confirmed subscriber once."""
+    from generator.digest import build, send
+    from generator.digest.subscribers import read_subscribers
+
+    project = ctx.project
+    chosen = _week(project, week)
+    secret = _secret()
+    path = build.issue_path(project, chosen)
+    if not path.exists():
+        fail(f"{path}: no frozen issue; run `prepguide digest build --week {chosen.label}`", 2)
+    subscribers, problems = read_subscribers(subscribers_file)
+    for problem in problems:
+        click.echo(f"warning: {problem}", err=True)
+    plan = send.plan_send(
+        chosen.label,
+        subscribers,
+        send.suppressed_addresses(build.suppression_path(project)),
+        send.deliveries(build.ledger_path(project), chosen.label),
+        resend_uncertain,
+    )
+    click.echo(
+        f"{chosen.label}: {len(plan.to_send)} to send, {plan.already_sent} already sent, "
+        f"{plan.suppressed} unsubscribed, {plan.unconfirmed} not confirmed, "
+        f"{len(plan.uncertain)} uncertain"
+    )
+    for address in plan.uncertain:
+        click.echo(
+            f"  uncertain {address}: a run stopped while sending; it may have arrived "
+            "(resend with --resend-uncertain)"
+        )
+    if dry_run:
+        click.echo("dry run: nothing sent")
+        return
+    settings = send.smtp_settings(
+        os.environ.get("PREPGUIDE_SMTP_URL"),
+        os.environ.get("PREPGUIDE_SMTP_USER"),
+        os.environ.get("PREPGUIDE_SMTP_PASSWORD"),
+    )
+    report = send.send_issue(
+        plan,
+        path.read_bytes(),
+        settings=settings,
+        secret=secret,
+        ledger_path=build.ledger_path(project),
+        per_minute=project.settings.digest.per_minute,
+    )
+    click.echo(
+        f"sent {report.sent}, failed {len(report.failed)}, uncertain {len(report.uncertain)}"
+    )
+    for address, detail in sorted(report.failed.items()):
+        click.echo(f"  failed {address}: {detail}", err=True)
+    for address in report.uncertain:
+        click.echo(f"  uncertain {address}: the server did not confirm; not resent", err=True)
+    if report.failed or report.uncertain:
+        sys.exit(1)
+
+
+@digest.command("unsubscribe")
+@click.argument("token")
+@pass_ctx
+def digest_unsubscribe(ctx: Context, token: str) -> None:
+    """Verify an unsubscribe token and add its address to the suppression list."""
+    from generator.digest import build, send
+
+    address = send.unsubscribe(_secret(), token, build.suppression_path(ctx.project))
+    click.echo(f"unsubscribed {address}: no later issue is sent to it")

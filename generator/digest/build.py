@@ -1,0 +1,106 @@
+"""Building a week's issue from the database and freezing it as the mail that will be sent."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from generator.clock import now
+from generator.digest import journal
+from generator.digest.issue import DigestIssue, Week, build_issue
+from generator.digest.mail import frozen_message
+from generator.errors import ConfigError, PrepguideError
+from generator.fsio import atomic_write_bytes
+from generator.project import Project
+from generator.review import read_state
+from generator.sources import Source
+
+LIVE_STATUSES = ("approved", "published")
+
+
+def ledger_path(project: Project) -> Path:
+    return project.workspace.digest_dir / "sends.jsonl"
+
+
+def suppression_path(project: Project) -> Path:
+    return project.workspace.digest_dir / "suppressions.jsonl"
+
+
+def issue_path(project: Project, week: Week) -> Path:
+    return project.workspace.digest_dir / f"{week.label}.eml"
+
+
+def published_records(project: Project) -> tuple[list[tuple[Source, date]], list[str]]:
+    """Return (record, first-published date) of every live guide, and unreadable guides."""
+    found, problems = [], []
+    for guide_id in project.guides.ids():
+        try:
+            state = read_state(project, guide_id)
+        except PrepguideError as exc:
+            problems.append(str(exc))
+            continue
+        if state is None or state.status not in LIVE_STATUSES or state.live is None:
+            continue
+        source = project.source(guide_id)
+        if state.first_published is not None and source is not None:
+            found.append((source, state.first_published))
+    return found, problems
+
+
+def guide_url(project: Project):
+    """Return a function giving the absolute URL of a guide's page."""
+    base = project.settings.site.base_url.rstrip("/")
+    return lambda guide_id: f"{base}/guides/{guide_id}/"
+
+
+def week_issue(project: Project, week: Week) -> DigestIssue:
+    """Return the issue of a week, built only from records and review state."""
+    published, _ = published_records(project)
+    return build_issue(
+        week, published, site_name=project.settings.site.name, guide_url=guide_url(project)
+    )
+
+
+@dataclass(frozen=True)
+class FrozenIssue:
+    issue: DigestIssue
+    path: Path | None
+    outcome: str  # "written", "kept" (sending has begun) or "empty"
+
+
+def _mail_settings(project: Project) -> tuple[str, str, str]:
+    settings = project.settings.digest
+    missing = [key for key in ("sender", "footer", "unsubscribe_url") if not getattr(settings, key)]
+    if missing:
+        raise ConfigError(
+            f"the digest mail needs [digest] {', '.join(missing)} in prepguide.toml "
+            "(sender address, postal/contact footer, https unsubscribe endpoint)",
+            path=project.workspace.config_path,
+            field=f"digest.{missing[0]}",
+        )
+    return settings.sender, settings.footer, settings.unsubscribe_url
+
+
+def freeze_issue(project: Project, week: Week) -> FrozenIssue:
+    """Write digest/<week>.eml, unless the week is empty or sending has already begun."""
+    issue = week_issue(project, week)
+    if issue.empty:
+        return FrozenIssue(issue, None, "empty")
+    sender, footer, unsubscribe_url = _mail_settings(project)
+    path = issue_path(project, week)
+    if path.exists() and any(journal.rows_for(ledger_path(project), week=week.label)):
+        return FrozenIssue(issue, path, "kept")
+    host = urlsplit(project.settings.site.base_url).hostname or "localhost"
+    message = frozen_message(
+        issue,
+        sender=sender,
+        footer=footer,
+        unsubscribe_url=unsubscribe_url,
+        list_id=f"{project.settings.site.name} weekly <weekly.{host}>",
+        moment=now(),
+    )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_bytes(path, message.as_bytes())
+    return FrozenIssue(issue, path, "written")

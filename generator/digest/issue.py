@@ -1,0 +1,193 @@
+"""One digest issue as pure data: which write-ups, grouped by topic, with counts."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from generator.errors import ConfigError
+from generator.sources import Source, normalize_tag
+from generator.topics import display_names, join_names
+
+WEEK = re.compile(r"(\d{4})-W(\d{2})")
+SENTENCE_END = re.compile(r"(?<=[.!?])[\"”’)]*\s+(?=[A-Z0-9“\"])")
+
+
+@dataclass(frozen=True)
+class Week:
+    """An ISO week: 2026-W48 runs from Monday to Sunday."""
+
+    year: int
+    number: int
+
+    @property
+    def label(self) -> str:
+        return f"{self.year}-W{self.number:02d}"
+
+    @property
+    def monday(self) -> date:
+        return date.fromisocalendar(self.year, self.number, 1)
+
+    @property
+    def sunday(self) -> date:
+        return self.monday + timedelta(days=6)
+
+    def holds(self, day: date) -> bool:
+        return self.monday <= day <= self.sunday
+
+
+def parse_week(text: str) -> Week:
+    """Parse YYYY-Www; raise ConfigError naming the value when it is no ISO week."""
+    match = WEEK.fullmatch(text.strip())
+    if match:
+        year, number = int(match[1]), int(match[2])
+        try:
+            date.fromisocalendar(year, number, 1)
+        except ValueError:
+            pass
+        else:
+            return Week(year, number)
+    raise ConfigError(f"{text!r} is not an ISO week; write it as YYYY-Www, e.g. 2026-W48")
+
+
+def week_of(day: date) -> Week:
+    """Return the ISO week a day falls in."""
+    year, number, _ = day.isocalendar()
+    return Week(year, number)
+
+
+def last_full_week(today: date) -> Week:
+    """Return the latest ISO week that has ended before today."""
+    return week_of(today - timedelta(days=today.isoweekday()))
+
+
+@dataclass(frozen=True)
+class DigestItem:
+    """One write-up in an issue: facts from its record, a link to our guide."""
+
+    guide_id: str
+    title: str
+    company: str
+    year: int | None
+    reports: str
+    url: str
+
+
+@dataclass(frozen=True)
+class DigestGroup:
+    """Write-ups that share a topic; `topic` is None for the rest."""
+
+    topic: str | None
+    items: tuple[DigestItem, ...]
+
+
+@dataclass(frozen=True)
+class DigestIssue:
+    """A week's issue: its opening sentence and its groups, empty when nothing was published."""
+
+    week: Week
+    site_name: str
+    opening: str
+    groups: tuple[DigestGroup, ...]
+
+    @property
+    def items(self) -> list[DigestItem]:
+        return [item for group in self.groups for item in group.items]
+
+    @property
+    def empty(self) -> bool:
+        return not self.groups
+
+    @property
+    def subject(self) -> str:
+        count = len(self.items)
+        noun = "write-up" if count == 1 else "write-ups"
+        return f"{self.site_name} weekly, {self.week.label}: {count} new {noun}"
+
+
+def first_sentence(text: str) -> str:
+    """Return the first sentence of a record's text, as written."""
+    text = " ".join(text.split())
+    match = SENTENCE_END.search(text)
+    return text[: match.start()].strip() if match else text
+
+
+def _tags(source: Source) -> set[str]:
+    return {normalize_tag(tag) for tag in source.tags}
+
+
+def group_by_topic(sources: Sequence[Source]) -> list[tuple[str | None, list[Source]]]:
+    """Group write-ups under the tag most of them share (ties: alphabetically first), greedily."""
+    names = display_names(sources)
+    remaining = list(sources)
+    groups: list[tuple[str | None, list[Source]]] = []
+    while remaining:
+        counts = Counter(key for source in remaining for key in _tags(source))
+        best = min(counts.items(), key=lambda pair: (-pair[1], pair[0]), default=None)
+        if best is None or best[1] < 2:
+            groups.append((None, remaining))
+            break
+        members = [source for source in remaining if best[0] in _tags(source)]
+        groups.append((names.get(best[0], best[0]), members))
+        remaining = [source for source in remaining if best[0] not in _tags(source)]
+    return groups
+
+
+def opening_sentence(sources: Sequence[Source], groups: Sequence[tuple[str | None, list]]) -> str:
+    """Say how many write-ups from how many companies, and the most shared topic."""
+    count = len(sources)
+    companies = {source.company for source in sources}
+    sentence = (
+        f"{count} new write-up{'s' if count != 1 else ''} from {len(companies)} "
+        f"compan{'ies' if len(companies) != 1 else 'y'}"
+    )
+    if len(companies) <= 3:
+        sentence += f" ({join_names(sorted(companies))})"
+    sentence += " this week"
+    topic, members = groups[0]
+    if topic is not None:
+        sentence += f"; most are about {topic} ({len(members)})"
+    return sentence + "."
+
+
+def build_issue(
+    week: Week,
+    published: Sequence[tuple[Source, date]],
+    *,
+    site_name: str,
+    guide_url,
+) -> DigestIssue:
+    """Build the issue of a week from (record, first-published date) pairs."""
+    chosen = sorted(
+        (source for source, day in published if week.holds(day)),
+        key=lambda source: (-(source.published or date.min).toordinal(), source.key),
+    )
+    if not chosen:
+        opening = f"No new write-ups were published in {week.label}; there is no issue to send."
+        return DigestIssue(week=week, site_name=site_name, opening=opening, groups=())
+    groups = group_by_topic(chosen)
+    return DigestIssue(
+        week=week,
+        site_name=site_name,
+        opening=opening_sentence(chosen, groups),
+        groups=tuple(
+            DigestGroup(
+                topic=topic,
+                items=tuple(
+                    DigestItem(
+                        guide_id=source.key,
+                        title=source.title,
+                        company=source.company,
+                        year=source.published.year if source.published else None,
+                        reports=first_sentence(source.summary),
+                        url=guide_url(source.key),
+                    )
+                    for source in members
+                ),
+            )
+            for topic, members in groups
+        ),
+    )
