@@ -153,7 +153,8 @@ def test_preview_adds_drafts_bannered_and_noindexed_but_not_to_feed_or_sitemap(s
     assert '<meta name="robots"' in (out / "index.html").read_text()
     assert "guides/meta-gem/index.html" in (out / "index.html").read_text()
     assert "meta-gem" not in (out / "feed.xml").read_text()
-    assert "meta-gem" not in (out / "sitemap.xml").read_text()
+    # Every page of a preview is noindex, so a preview lists none in a sitemap.
+    assert not (out / "sitemap.xml").exists()
     # A preview never marks anything published.
     assert review.read_state(Project(site_root), "shopify-catalog-clustering").status == "approved"
 
@@ -412,16 +413,20 @@ def test_index_is_newest_first_and_paginated(site_root: Path):
     assert '<a rel="next" href="page/2/index.html">' in first
     assert '<a rel="prev" href="../../index.html">' in second
     assert 'href="../../style.css"' in second
-    # Live guides first (both published today: newest record first), then drafts.
-    order = [
-        re.search(r'href="(?:\.\./\.\./)?guides/([^/]+)/', (out / p).read_text()).group(1)
+    # Newest write-up first, undated last, and each card shows that date (not the guide's).
+    cards = [
+        re.search(
+            r'<li class="card guide-card"><p class="kicker">(.*?)</p>\s*'
+            r'<h3 class="card-title"><a href="(?:\.\./\.\./)?guides/([^/]+)/',
+            (out / p).read_text(),
+        )
         for p in ["index.html", "page/2/index.html", "page/3/index.html", "page/4/index.html"]
     ]
-    assert order == [
-        "shopify-catalog-clustering",
-        "meta-llm-training-at-scale",
-        "meta-gem",
-        "meta-prometheus",
+    assert [(m.group(2), re.sub("<[^>]+>", "", m.group(1))) for m in cards] == [
+        ("meta-gem", "Meta · published 2026-10-13 · Draft"),
+        ("shopify-catalog-clustering", "Shopify · published 2026-05-20"),
+        ("meta-llm-training-at-scale", "Meta · published 2024-06-12"),
+        ("meta-prometheus", "Meta · date not recorded · Draft"),
     ]
 
 

@@ -272,7 +272,8 @@ def test_e23_a_manifest_with_wrong_types_is_moved_aside_and_rebuilt(
     report = publish(Project(site_root), out, preview=False)
     assert any("moved aside" in w and "manifest" in w for w in report.warnings)
     assert site_files(out) == expected
-    assert not publish(Project(site_root), out, preview=False).warnings
+    again = publish(Project(site_root), out, preview=False).warnings
+    assert not [w for w in again if "base_url" not in w]  # the sample's base URL is an example
 
 
 def test_e23_a_tampered_page_of_the_old_site_is_rendered_again_not_reused(site_root: Path):

@@ -1,9 +1,9 @@
 """The site, as a pipeline: select → model → render → write, with a cache between builds.
 
 - select: which guides, in which live version, after the checks at publish;
-- model: topic hubs, companies, related stories and source cards;
-- render: every page as a pure function of its inputs, with each page's input key (feeds: the Atom
-  feed and the sitemap);
+- model: topic hubs, companies, related stories, source cards and the weeks' digest issues;
+- render: every page as a pure function of its inputs, with each page's input key (feeds: the
+  Atom feed and the sitemap; issues: the digest pages and digest/feed.xml);
 - write: the new tree beside the old one, the manifest, the swap and the lock;
 - cache: check verdicts and the fingerprint of the inputs.
 """
@@ -53,6 +53,9 @@ def publish(
     A second publish of the same workspace waits for the first, up to lock_timeout seconds.
     """
     report = PublishReport(out_dir=out_dir)
+    problem = model.base_url_problem(project.settings.site)
+    if problem:
+        report.warnings.append(problem)
     state_dir = project.workspace.state_dir
     with write.build_lock(state_dir, lock_timeout):
         manifest_path, cache_path = write.state_paths(state_dir, out_dir)

@@ -1,4 +1,4 @@
-"""Atom feed and sitemap: pure functions from the site model to XML text."""
+"""Atom feeds and the sitemap: pure functions from the site's model to XML text."""
 
 from __future__ import annotations
 
@@ -12,13 +12,12 @@ from generator.site.model import SiteModel, content_key
 from generator.site.select import SiteGuide
 from generator.sources import Source
 
-EPOCH = date(1970, 1, 1)
 FEED_SIZE = 50
 
 
 @dataclass(frozen=True)
 class FeedEntry:
-    """One published guide as the feed shows it."""
+    """One published guide (or digest issue) as a feed shows it."""
 
     url: str
     title: str
@@ -41,11 +40,20 @@ def atom_time(day: date) -> str:
 
 
 def atom_feed(
-    *, title: str, site_url: str, feed_url: str, entries: Sequence[FeedEntry], limit: int = 50
+    *,
+    title: str,
+    site_url: str,
+    feed_url: str,
+    entries: Sequence[FeedEntry],
+    empty_updated: date,
+    limit: int = FEED_SIZE,
 ) -> str:
-    """Render an Atom 1.0 feed with full content, newest update first."""
+    """Render an Atom 1.0 feed with full content, newest update first.
+
+    A feed without entries is dated empty_updated: Atom requires <updated>.
+    """
     chosen = sorted(entries, key=lambda e: (e.updated, e.published, e.url), reverse=True)[:limit]
-    updated = max((e.updated for e in chosen), default=EPOCH)
+    updated = max((e.updated for e in chosen), default=empty_updated)
     lines = [
         '<?xml version="1.0" encoding="utf-8"?>',
         '<feed xmlns="http://www.w3.org/2005/Atom">',
@@ -86,6 +94,9 @@ def sitemap(entries: Sequence[SitemapEntry]) -> str:
     return "\n".join(lines) + "\n"
 
 
+# --- the site's feed and sitemap ------------------------------------------------------------
+
+
 def feed_guides(guides: Iterable[SiteGuide]) -> list[SiteGuide]:
     """Return the live guides the feed carries: the most recently updated first."""
     live = [g for g in guides if not g.draft and g.updated]
@@ -93,11 +104,17 @@ def feed_guides(guides: Iterable[SiteGuide]) -> list[SiteGuide]:
     return live[:FEED_SIZE]
 
 
+def empty_feed_date(model: SiteModel) -> date:
+    """Return the date of a feed with nothing in it: the latest review, else today."""
+    reviews = [g.updated for g in model.guides if not g.draft and g.updated]
+    return max(reviews, default=model.project.today)
+
+
 def feed_entries(model: SiteModel, bodies: Callable[[SiteGuide], str]) -> list[FeedEntry]:
     """Return the feed's entries; bodies gives each guide's body HTML (or its key)."""
     return [
         FeedEntry(
-            url=f"{model.base_url}/guides/{guide.id}/",
+            url=model.page_url(guide.href),
             title=guide.doc.meta.title,
             author=model.site.name,
             summary=guide.source.summary,
@@ -112,44 +129,62 @@ def feed_entries(model: SiteModel, bodies: Callable[[SiteGuide], str]) -> list[F
 def feed_key(model: SiteModel) -> str:
     """Return the input key of feed.xml: its entries, each body by its text."""
     entries = feed_entries(model, lambda guide: guide.doc.content_hash)
-    return content_key(code_version(), "feed", model.site, [e.__dict__ for e in entries])
+    return content_key(
+        code_version(), "feed", model.site, [e.__dict__ for e in entries], empty_feed_date(model)
+    )
 
 
 def render_feed(model: SiteModel, bodies: Callable[[SiteGuide], str]) -> str:
-    """Render the Atom feed."""
+    """Render the Atom feed of the guides."""
     return atom_feed(
         title=model.site.name,
-        site_url=f"{model.base_url}/",
-        feed_url=f"{model.base_url}/feed.xml",
+        site_url=model.page_url("index.html"),
+        feed_url=model.page_url("feed.xml"),
         entries=feed_entries(model, bodies),
+        empty_updated=empty_feed_date(model),
         limit=FEED_SIZE,
     )
 
 
-def render_sitemap(model: SiteModel) -> str:
-    """Render sitemap.xml: every live guide, hub and company page with its last review."""
-    site_url = f"{model.base_url}/"
-    live = [g for g in model.guides if not g.draft]
-    latest = max((g.updated for g in live if g.updated), default=None)
-    urls = [SitemapEntry(site_url, latest)]
-    urls += [SitemapEntry(f"{model.base_url}/guides/{g.id}/", g.updated) for g in live]
+def index_chunks(model: SiteModel) -> list[list[SiteGuide]]:
+    """Split the index into its pages (at least one, empty when no guide is published)."""
+    size = model.site.page_size
+    order = model.listing_order
+    return [order[start : start + size] for start in range(0, len(order), size)] or [[]]
 
-    def lastmod(sources: Iterable[Source]) -> date | None:
-        dates = [
-            model.guide_of[s.key].updated
-            for s in sources
-            if s.key in model.guide_of and not model.guide_of[s.key].draft
-        ]
+
+def index_path(number: int) -> str:
+    """Return the path of the index's page number (1 is the front page)."""
+    return "index.html" if number == 1 else f"page/{number}/index.html"
+
+
+def render_sitemap(model: SiteModel) -> str:
+    """Render sitemap.xml: every indexable page, dated by the last review it shows.
+
+    Preview builds have no sitemap: every page of a preview is noindex.
+    """
+    live = [g for g in model.guides if not g.draft]
+
+    def newest(dates: Iterable[date | None]) -> date | None:
         return max((d for d in dates if d), default=None)
 
-    urls += [
-        SitemapEntry(f"{model.base_url}/topics/{t.slug}/", lastmod(t.sources)) for t in model.topics
-    ]
-    urls += [
-        SitemapEntry(f"{model.base_url}/companies/{slug}/", lastmod(members))
-        for slug, (_, members) in model.companies.items()
-    ]
-    return sitemap(urls)
+    def lastmod(sources: Iterable[Source]) -> date | None:
+        guides = (model.guide_of.get(s.key) for s in sources)
+        return newest(g.updated for g in guides if g is not None and not g.draft)
 
-
-# --- the render stage -----------------------------------------------------------------------
+    latest = newest(g.updated for g in live)
+    topics = {t.slug: lastmod(t.sources) for t in model.topics}
+    companies = {slug: lastmod(members) for slug, (_, members) in model.companies.items()}
+    pages = [
+        (index_path(number), newest(g.updated for g in chunk))
+        for number, chunk in enumerate(index_chunks(model), start=1)
+    ]
+    pages[0] = ("index.html", latest)
+    pages += [(g.href, g.updated) for g in live]
+    pages.append(("topics/index.html", newest(topics.values())))
+    pages += [(f"topics/{slug}/index.html", day) for slug, day in topics.items()]
+    pages.append(("companies/index.html", newest(companies.values())))
+    pages += [(f"companies/{slug}/index.html", day) for slug, day in companies.items()]
+    pages.append(("digest/index.html", newest(page.updated for page in model.issues)))
+    pages += [(page.href, page.updated) for page in model.issues]
+    return sitemap([SitemapEntry(model.page_url(relative), day) for relative, day in pages])

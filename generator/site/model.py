@@ -7,17 +7,22 @@ import heapq
 import json
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from datetime import date
+from dataclasses import dataclass
+from datetime import date, timedelta
+from urllib.parse import urlsplit
 
 from markupsafe import Markup
 
+from generator.config import SiteSettings
+from generator.digest.issue import DigestIssue, Week, build_issue, week_of
 from generator.markdown import safe_link
 from generator.project import Project
 from generator.site.select import SiteGuide
 from generator.sources import Source, normalize_tag, slugify
-from generator.topics import compute_topics, join_names, recency_key, unique_slugs
+from generator.topics import Topic, compute_topics, join_names, recency_key, unique_slugs
 
 MAX_RELATED = 3
+EXAMPLE_HOSTS = ("example.org", "example.com", "example.net")
 
 
 class RelatedIndex:
@@ -68,10 +73,40 @@ def related_stories(
     return RelatedIndex(sources).related(source, limit)
 
 
+@dataclass(frozen=True)
+class IssuePage:
+    """A week's digest issue on the site; its items link to guide pages (site-relative)."""
+
+    week: Week
+    issue: DigestIssue
+    # The week has ended: the issue is final, and digest/feed.xml carries it.
+    closed: bool
+    # The day the issue last changed: the day after its week when closed, else its newest item.
+    updated: date
+
+    @property
+    def href(self) -> str:
+        return f"digest/{self.week.label}/index.html"
+
+
+def site_issues(guides: Sequence[SiteGuide], today: date, site_name: str) -> list[IssuePage]:
+    """Build the issue of every week in which a guide on the site was first published."""
+    published = [(g.source, g.first_published) for g in guides if g.first_published and not g.draft]
+    hrefs = {g.source.key: g.href for g in guides}
+    weeks = sorted({week_of(day) for _, day in published}, key=lambda w: w.label, reverse=True)
+    pages = []
+    for week in weeks:
+        issue = build_issue(week, published, site_name=site_name, guide_url=hrefs.__getitem__)
+        closed = week.sunday < today
+        newest = max(day for _, day in published if week.holds(day))
+        updated = week.sunday + timedelta(days=1) if closed else newest
+        pages.append(IssuePage(week, issue, closed, updated))
+    return pages
+
+
 def listing_order(guide: SiteGuide) -> tuple:
-    """Sort key of the index: newest publication first, then the newest record."""
-    published = guide.published or date.min
-    return (guide.published is None, -published.toordinal(), *recency_key(guide.source))
+    """Sort key of the index: the newest write-up first (the date its card shows), undated last."""
+    return (*recency_key(guide.source), guide.id)
 
 
 class SiteModel:
@@ -107,7 +142,10 @@ class SiteModel:
         }
         self.related = RelatedIndex(self.sources)
         self.topic_by_slug = {topic.slug: topic for topic in self.topics}
+        self.topic_by_key = {topic.key: topic for topic in self.topics}
+        self.subscribe_url = project.settings.digest.subscribe_url
         self.listing_order = sorted(guides, key=listing_order)
+        self.issues = site_issues(guides, project.today, self.site.name)
         self._cards: dict[str, dict] = {}
         self._card_keys: dict[str, str] = {}
         # Source cards as HTML, filled by the render stage: each is rendered once per process.
@@ -138,6 +176,43 @@ class SiteModel:
                 )
             companies[slug] = (name, sorted(ranked[0], key=recency_key))
         return companies
+
+    def page_url(self, relative: str) -> str:
+        """Return a page's absolute URL in the sitemap's form (…/guides/ID/, not …/index.html)."""
+        return f"{self.base_url}/{relative.removesuffix('index.html')}"
+
+    def strongest_topic(self, source: Source) -> Topic | None:
+        """Return the hub of the write-up's tag with the most write-ups (ties: alphabetical)."""
+        hubs = [self.topic_by_key.get(normalize_tag(tag)) for tag in source.tags]
+        return min(
+            (topic for topic in hubs if topic is not None),
+            key=lambda t: (-t.count, t.key, t.slug),
+            default=None,
+        )
+
+    def see_also(self, source: Source) -> list[dict]:
+        """Return the "See also" links of a write-up: its company's page and strongest hub."""
+        links = []
+        company = slugify(source.company)
+        if normalize_tag(source.company) in self.company_href:
+            count = len(self.companies[company][1])
+            links.append(
+                {
+                    "name": self.companies[company][0],
+                    "note": f"{count} {'write-up' if count == 1 else 'write-ups'}",
+                    "href": self.company_href[normalize_tag(source.company)],
+                }
+            )
+        topic = self.strongest_topic(source)
+        if topic is not None:
+            links.append(
+                {
+                    "name": topic.name,
+                    "note": f"{topic.count} write-ups",
+                    "href": self.topic_href[topic.key],
+                }
+            )
+        return links
 
     def tag_links(self, tags: Iterable[str]) -> list[dict]:
         return [{"name": tag, "href": self.topic_href.get(normalize_tag(tag))} for tag in tags]
@@ -193,6 +268,7 @@ class SiteModel:
                 "guide_href": guide.href if guide else None,
                 "draft": bool(guide and guide.draft),
                 "related": self.related_items(source),
+                "see_also": self.see_also(source),
             }
             self._cards[source.key] = cached
         return cached
@@ -204,6 +280,23 @@ class SiteModel:
             key = content_key(self.card(source))
             self._card_keys[source.key] = key
         return key
+
+
+def base_url_problem(site: SiteSettings) -> str | None:
+    """Say why [site] base_url cannot be the site's address: unset, or an example host."""
+    if "base_url" not in site.model_fields_set:
+        return (
+            f"[site] base_url is not set in prepguide.toml, so the feed, sitemap and canonical "
+            f"links point at {site.base_url}: set it to the address the site is served from"
+        )
+    host = (urlsplit(site.base_url).hostname or "").rstrip(".")
+    if host in EXAMPLE_HOSTS or host.endswith(tuple(f".{name}" for name in EXAMPLE_HOSTS)):
+        return (
+            f"[site] base_url {site.base_url} is an example address, so the feed, sitemap and "
+            "canonical links point nowhere: set it in prepguide.toml to the address the site "
+            "is served from"
+        )
+    return None
 
 
 def content_key(*parts: object) -> str:

@@ -20,11 +20,19 @@ from generator.codehash import code_version
 from generator.errors import PublishError
 from generator.guides import CASE_STUDY, INTERPRETATION, PRACTICE, REPORTS, GuideDoc, section_kind
 from generator.markdown import to_html
-from generator.site.feeds import feed_guides, feed_key, render_feed, render_sitemap
+from generator.site import issues
+from generator.site.feeds import (
+    feed_guides,
+    feed_key,
+    index_chunks,
+    index_path,
+    render_feed,
+    render_sitemap,
+)
 from generator.site.model import SiteModel, content_key, safe_url
 from generator.site.select import SiteGuide
 from generator.site.write import SiteWriter, Written
-from generator.sources import Source
+from generator.sources import Source, normalize_tag
 from generator.topics import Topic
 from generator.workers import WorkerMap
 
@@ -36,6 +44,8 @@ SECTION_STYLE = {
     CASE_STUDY: ("ours", "Our suggested case study"),
     PRACTICE: ("ours", "Our suggested steps"),
 }
+INDEX_TOPICS = 8
+INDEX_COMPANIES = 8
 TOPIC_FIELD_LABELS = {"stack": "Stack", "techniques": "Technique", "both": "Technique and stack"}
 
 # A page to render: its path, its template and its context.
@@ -121,8 +131,10 @@ def guide_context(model: SiteModel, guide: SiteGuide, *, preview: bool) -> dict:
         "site": model.site,
         "description": source.summary,
         "root": "../../",
+        "canonical": model.page_url(guide.href),
         "banner": DRAFT_BANNER if guide.draft else None,
         "noindex": preview or guide.draft,
+        "subscribe": model.subscribe_url,
         "guide": {
             "id": guide.id,
             "title": guide.doc.meta.title,
@@ -135,6 +147,7 @@ def guide_context(model: SiteModel, guide: SiteGuide, *, preview: bool) -> dict:
             "originals": originals,
             "topics": [t for t in model.tag_links(source.tags) if t["href"]],
             "related": model.related_items(source),
+            "see_also": model.see_also(source),
         },
     }
 
@@ -157,6 +170,12 @@ def render_guide_page(
     return render_page("guide.html", context), body_html
 
 
+def issue_body_html(view: dict) -> str:
+    """Render a digest issue's items as HTML for the digest feed (links absolute)."""
+    module = page_environment().get_template("cards.html").module
+    return str(module.issue_body(view, ""))
+
+
 # --- listing pages --------------------------------------------------------------------------
 
 
@@ -172,13 +191,15 @@ def card_html(model: SiteModel, source: Source) -> Markup:
 
 def listing_pages(model: SiteModel) -> list[tuple[str, ...]]:
     """Name every listing page (index pages, hubs, company pages) as a render task."""
-    count = max(1, -(-len(model.guides) // model.site.page_size))
+    count = len(index_chunks(model))
     return [
         *(("index", str(number)) for number in range(1, count + 1)),
         *(("topic", topic.slug) for topic in model.topics),
         ("topics",),
         *(("company", slug) for slug in model.companies),
         ("companies",),
+        *(("issue", page.week.label) for page in model.issues),
+        ("issues",),
     ]
 
 
@@ -199,7 +220,11 @@ def listing_page(
         return _topics_index(model, common)
     if kind == "company":
         return _company_page(model, args[0], common, card)
-    return _companies_index(model, common)
+    if kind == "companies":
+        return _companies_index(model, common)
+    if kind == "issue":
+        return issues.issue_page(model, args[0], common)
+    return issues.archive_page(model, common)
 
 
 def listing_key(model: SiteModel, task: tuple[str, ...], common: dict, preview: bool) -> str:
@@ -219,14 +244,12 @@ def render_listing(
 
 
 def _index_page(model: SiteModel, number: int, common: dict, preview: bool) -> Page:
-    size = model.site.page_size
-    count = max(1, -(-len(model.guides) // size))
-    chunk = model.listing_order[(number - 1) * size : number * size]
-    relative = "index.html" if number == 1 else f"page/{number}/index.html"
+    chunks = index_chunks(model)
+    count = len(chunks)
+    chunk = chunks[number - 1]
+    relative = index_path(number)
     root = "" if number == 1 else "../../"
-
-    def page_href(n: int) -> str:
-        return "index.html" if n == 1 else f"page/{n}/index.html"
+    page_href = index_path
 
     items = [
         {
@@ -234,7 +257,7 @@ def _index_page(model: SiteModel, number: int, common: dict, preview: bool) -> P
             "title": g.doc.meta.title,
             "company": g.doc.meta.company,
             "summary": g.source.summary,
-            "published": g.published.isoformat() if g.published else None,
+            "published": g.source.published.isoformat() if g.source.published else None,
             "updated": g.updated.isoformat() if g.updated else None,
             "draft": g.draft,
         }
@@ -243,7 +266,9 @@ def _index_page(model: SiteModel, number: int, common: dict, preview: bool) -> P
     context = {
         **common,
         "root": root,
+        "canonical": model.page_url(relative),
         "banner": PREVIEW_BANNER if preview else None,
+        "intro": _index_intro(model) if number == 1 else None,
         "guides": items,
         "pager": {
             "number": number,
@@ -255,6 +280,31 @@ def _index_page(model: SiteModel, number: int, common: dict, preview: bool) -> P
     return relative, "index.html", context
 
 
+def _index_intro(model: SiteModel) -> dict:
+    """Return what the first index page opens with: counts and the ways into hubs and companies."""
+    listed = model.guides
+    companies = {normalize_tag(g.source.company) for g in listed}
+    top_topics = sorted(model.topics, key=lambda t: (-t.count, t.key, t.slug))[:INDEX_TOPICS]
+    by_count = sorted(
+        model.companies.items(), key=lambda pair: (-len(pair[1][1]), pair[1][0].casefold(), pair[0])
+    )
+    guides = f"{len(listed)} {'guide' if len(listed) == 1 else 'guides'}"
+    noun = "company" if len(companies) == 1 else "companies"
+    return {
+        "counts": f"{guides} on write-ups from {len(companies)} {noun}, "
+        f"drawn from the {len(model.sources)} write-ups in our database",
+        "topics": [
+            {"name": t.name, "href": model.topic_href[t.key], "count": t.count} for t in top_topics
+        ],
+        "topic_count": len(model.topics),
+        "companies": [
+            {"name": name, "href": f"companies/{slug}/index.html", "count": len(members)}
+            for slug, (name, members) in by_count[:INDEX_COMPANIES]
+        ],
+        "company_count": len(model.companies),
+    }
+
+
 def _card_note(topic: Topic, model: SiteModel) -> str:
     if all(source.key in model.guide_of for source in topic.sources):
         return "Each card below links to our short summary and the original post."
@@ -264,10 +314,13 @@ def _card_note(topic: Topic, model: SiteModel) -> str:
 def _topic_page(
     model: SiteModel, topic: Topic, common: dict, card: Callable[[Source], object]
 ) -> Page:
+    relative = f"topics/{topic.slug}/index.html"
     context = {
         **common,
         "root": "../../",
+        "canonical": model.page_url(relative),
         "banner": None,
+        "subscribe": model.subscribe_url,
         "description": topic.paragraph,
         "topic": {
             "title": topic.title,
@@ -277,7 +330,7 @@ def _topic_page(
         },
         "cards": [card(source) for source in topic.sources],
     }
-    return f"topics/{topic.slug}/index.html", "hub.html", context
+    return relative, "hub.html", context
 
 
 def _topics_index(model: SiteModel, common: dict) -> Page:
@@ -293,6 +346,7 @@ def _topics_index(model: SiteModel, common: dict) -> Page:
     context = {
         **common,
         "root": "../",
+        "canonical": model.page_url("topics/index.html"),
         "banner": None,
         "heading": "Topics",
         "intro": f"Every technique and stack tag that at least {threshold} write-ups in our "
@@ -324,15 +378,18 @@ def _company_page(
         f"{span}. {with_guides} of them {'has' if with_guides == 1 else 'have'} a published "
         "guide."
     )
+    relative = f"companies/{slug}/index.html"
     context = {
         **common,
         "root": "../../",
+        "canonical": model.page_url(relative),
         "banner": None,
+        "subscribe": model.subscribe_url,
         "description": sentence,
         "company": {"name": name, "sentence": sentence},
         "cards": [card(source) for source in members],
     }
-    return f"companies/{slug}/index.html", "company.html", context
+    return relative, "company.html", context
 
 
 def _companies_index(model: SiteModel, common: dict) -> Page:
@@ -347,12 +404,16 @@ def _companies_index(model: SiteModel, common: dict) -> Page:
     context = {
         **common,
         "root": "../",
+        "canonical": model.page_url("companies/index.html"),
         "banner": None,
         "heading": "Companies",
         "intro": "Every company with a write-up in our database.",
         "items": sorted(items, key=lambda i: (i["name"].casefold(), i["href"])),
     }
     return "companies/index.html", "listing.html", context
+
+
+# --- the render stage -----------------------------------------------------------------------
 
 
 def style_sheet() -> bytes:
@@ -387,7 +448,9 @@ def page_keys(model: SiteModel, *, preview: bool, processes: int = 1) -> dict[st
                 )
             found[relative] = key
     found["feed.xml"] = feed_key(model)
-    found["sitemap.xml"] = content_key(render_sitemap(model))
+    found[issues.FEED] = content_key(issues.digest_feed(model, issue_body_html))
+    if not preview:  # every page of a preview is noindex: it has no sitemap
+        found["sitemap.xml"] = content_key(render_sitemap(model))
     found["style.css"] = content_key(style_sheet().decode("utf-8"))
     return found
 
@@ -456,5 +519,7 @@ def render_site(
 
         placed = writer.write("feed.xml", render_feed(model, body), keys["feed.xml"])
     writer.record(placed)
-    writer.put("sitemap.xml", render_sitemap(model), keys["sitemap.xml"])
+    writer.put(issues.FEED, issues.digest_feed(model, issue_body_html), keys[issues.FEED])
+    if "sitemap.xml" in keys:
+        writer.put("sitemap.xml", render_sitemap(model), keys["sitemap.xml"])
     writer.put("style.css", style_sheet(), keys["style.css"])

@@ -31,7 +31,7 @@ from generator.fsio import DEFAULT_DIR_MODE, atomic_write_text, process_running
 from generator.site.cache import CACHE_DIR, move_aside, walk
 
 MANIFEST_VERSION = 2
-MANAGED_DIRS = ("guides", "topics", "companies", "page")
+MANAGED_DIRS = ("guides", "topics", "companies", "page", "digest")
 STAGING_SUFFIX = ".tmp"
 # .<site folder>.<pid>.<random>.tmp: a new site being built (or an old one being removed).
 STAGING_NAME = re.compile(r"^\..+\.(\d+)\.[^.]+\.tmp$")

@@ -237,8 +237,10 @@ def run_floor(root: Path, out: Path, pages: int) -> dict:
         html = template.render(
             site=site,
             root="../../",
+            canonical=f"https://prepguide.example.org/p{i}/",
             noindex=False,
             banner=None,
+            subscribe=None,
             description="A summary sentence of this write-up.",
             guide={
                 "id": f"p{i}",
@@ -252,6 +254,7 @@ def run_floor(root: Path, out: Path, pages: int) -> dict:
                 "originals": [citation],
                 "topics": tags,
                 "related": related,
+                "see_also": [{**tag, "note": "3 write-ups"} for tag in tags[:2]],
             },
         )
         target = out / f"p{i}" / "index.html"
