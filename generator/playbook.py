@@ -30,7 +30,9 @@ LESSON_ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 def words(text: str) -> tuple[str, ...]:
     """Return the case-folded words of a text, with a plural "s" dropped ("GPUs" is "gpu")."""
     found = WORD.findall(text.casefold())
-    return tuple(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in found)
+    return tuple(
+        w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in found
+    )
 
 
 def _contains(haystack: tuple[str, ...], needle: tuple[str, ...]) -> bool:

@@ -148,4 +148,3 @@ class PromptSet:
     def repair(self, errors: list[str]) -> dict[str, str]:
         """Return the follow-up user message that lists only what was wrong."""
         return {"role": "user", "content": self._render(self._repair, errors=errors)}
-

@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from generator.cli import batch, check, generate, review, site, sources, verify  # noqa: F401
+from generator.cli import batch, check, generate, init, review, site, sources, verify  # noqa: F401
 from generator.cli.common import fail
 from generator.cli.root import cli
 from generator.errors import ConfigError, PrepguideError, StorageError
