@@ -48,7 +48,7 @@ class Lesson(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    id: str
+    id: str | None = None
     match: list[str] = []
     angle: str
     interpretation: str
@@ -58,8 +58,8 @@ class Lesson(BaseModel):
 
     @field_validator("id")
     @classmethod
-    def _slug(cls, value: str) -> str:
-        if not LESSON_ID.fullmatch(value):
+    def _slug(cls, value: str | None) -> str | None:
+        if value is not None and not LESSON_ID.fullmatch(value):
             raise ValueError("a lesson id is lowercase words joined by hyphens, e.g. caching")
         return value
 
@@ -119,6 +119,8 @@ class Playbook(BaseModel):
     def _unique_ids(self) -> Playbook:
         seen: set[str] = set()
         for lesson in [*self.lessons, self.fallback]:
+            if lesson.id is None:
+                continue
             if lesson.id in seen:
                 raise ValueError(f"two lessons have the id {lesson.id!r}; ids must be unique")
             seen.add(lesson.id)
