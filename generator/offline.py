@@ -50,10 +50,14 @@ class OfflineDrafter:
     def __init__(self, playbook: Playbook, playbook_text: str) -> None:
         self.playbook = playbook
         self.prompt_hash = sha256_text(f"{DRAFTER_VERSION}\n{playbook_text}")
+        self._chosen: dict[tuple, Choice] = {}  # planning and drafting ask for the same record
 
     def choose(self, source: Source) -> Choice:
         """Return the lesson a record gets."""
-        return self.playbook.choose(source.techniques, source.stack, source.title)
+        key = (tuple(source.techniques), tuple(source.stack), source.title)
+        if key not in self._chosen:
+            self._chosen[key] = self.playbook.choose(*key)
+        return self._chosen[key]
 
     def prompt_hash_for(self, source: Source) -> str:
         """Hash only the chosen lesson, so an unrelated playbook edit regenerates nothing."""

@@ -12,6 +12,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    PrivateAttr,
     ValidationError,
     field_validator,
     model_validator,
@@ -32,14 +33,6 @@ def words(text: str) -> tuple[str, ...]:
     found = WORD.findall(text.casefold())
     return tuple(
         w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in found
-    )
-
-
-def _contains(haystack: tuple[str, ...], needle: tuple[str, ...]) -> bool:
-    """Return True when needle occurs in haystack as consecutive words."""
-    size = len(needle)
-    return size > 0 and any(
-        haystack[start : start + size] == needle for start in range(len(haystack) - size + 1)
     )
 
 
@@ -94,12 +87,16 @@ class Choice:
     generic: bool
 
 
-def _hits(tags: list[str], terms: list[tuple[str, ...]]) -> tuple[int, int]:
+def _phrase(found: tuple[str, ...]) -> str:
+    """Return words as one string padded with spaces, so `in` matches whole words only."""
+    return f" {' '.join(found)} "
+
+
+def _hits(tags: list[str], terms: list[tuple[str, int]]) -> tuple[int, int]:
     """Return how many tags contain a term, and the words of the longest term each matched."""
     count = specific = 0
     for tag in tags:
-        tag_words = words(tag)
-        longest = max((len(term) for term in terms if _contains(tag_words, term)), default=0)
+        longest = max((size for term, size in terms if term in tag), default=0)
         if longest:
             count += 1
             specific += longest
@@ -114,6 +111,7 @@ class Playbook(BaseModel):
     version: int = 2
     lessons: list[Lesson] = []
     fallback: Lesson
+    _terms: list[list[tuple[str, int]]] = PrivateAttr(default_factory=list)
 
     @model_validator(mode="after")
     def _unique_ids(self) -> Playbook:
@@ -124,6 +122,10 @@ class Playbook(BaseModel):
             if lesson.id in seen:
                 raise ValueError(f"two lessons have the id {lesson.id!r}; ids must be unique")
             seen.add(lesson.id)
+        self._terms = [
+            [(_phrase(words(term)), len(words(term))) for term in lesson.match if words(term)]
+            for lesson in self.lessons
+        ]
         return self
 
     def choose(self, techniques: list[str], stack: list[str] = (), title: str = "") -> Choice:
@@ -133,14 +135,15 @@ class Playbook(BaseModel):
         the record uses (PyTorch) never outweighs what the record is about (fraud scoring).
         Equal scores go to the lesson listed first; no match at all gives the generic lesson.
         """
-        title_words = words(title)
+        title_words = _phrase(words(title))
+        technique_words = [_phrase(words(tag)) for tag in techniques]
+        stack_words = [_phrase(words(tag)) for tag in stack]
         best, best_key = None, (0, 0, 0, 0, 0)
-        for lesson in self.lessons:
-            terms = [words(term) for term in lesson.match]
+        for lesson, terms in zip(self.lessons, self._terms, strict=True):
             key = (
-                *_hits(list(techniques), terms),
-                sum(1 for term in terms if _contains(title_words, term)),
-                *_hits(list(stack), terms),
+                *_hits(technique_words, terms),
+                sum(1 for term, _ in terms if term in title_words),
+                *_hits(stack_words, terms),
             )
             if key > best_key:
                 best, best_key = lesson, key
