@@ -18,6 +18,8 @@ class DraftResult:
     usage: Usage = field(default_factory=Usage)
     model: str | None = None
     batch_id: str | None = None  # set when the answer came through a batch file
+    prompt_hash: str | None = None  # when the drafter's hash depends on the record
+    generic_lesson: bool = False
 
 
 class Drafter(Protocol):
@@ -31,3 +33,9 @@ class Drafter(Protocol):
     async def draft(self, source: Source) -> DraftResult: ...
 
     def estimate_prompt_tokens(self, source: Source) -> int: ...
+
+
+def prompt_hash_for(drafter: Drafter, source: Source) -> str:
+    """Return the prompt hash a draft of this record would carry."""
+    per_record = getattr(drafter, "prompt_hash_for", None)
+    return per_record(source) if per_record is not None else drafter.prompt_hash

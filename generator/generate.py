@@ -13,7 +13,7 @@ from typing import Literal
 from generator.checks import check_guide
 from generator.clock import iso, now
 from generator.compose import compose_body, disclaimer
-from generator.drafting import Drafter, DraftResult
+from generator.drafting import Drafter, DraftResult, prompt_hash_for
 from generator.errors import AuthError, GuideError, PrepguideError
 from generator.fsio import remove_orphaned_temp_files, sha256_text
 from generator.guides import GuideDoc, GuideMeta, Provenance, ReportedEvidence
@@ -70,7 +70,7 @@ def _plan_one(project: Project, drafter: Drafter, source: Source, force: bool) -
         return PlannedGuide(source, "generate", "new")
     made = existing.meta.provenance
     source_hash = source.content_hash()
-    current = (source_hash, drafter.prompt_hash, drafter.backend, drafter.model)
+    current = (source_hash, prompt_hash_for(drafter, source), drafter.backend, drafter.model)
     if (made.source_hash, made.prompt_hash, made.backend, made.model) == current:
         if disclaimer(project.settings.site.name) not in existing.body:
             return PlannedGuide(source, "generate", "site name or disclaimer changed")
@@ -92,12 +92,13 @@ def build_guide(project: Project, drafter: Drafter, source: Source, result) -> G
             backend=drafter.backend,
             model=result.model or drafter.model,
             drafter_version=drafter.version,
-            prompt_hash=drafter.prompt_hash,
+            prompt_hash=result.prompt_hash or drafter.prompt_hash,
             source_hash=source.content_hash(),
             generated_at=iso(now()),
             usage=result.usage,
             via="batch" if result.batch_id else None,
             batch_id=result.batch_id,
+            generic_lesson=result.generic_lesson,
         ),
         generated_hash=sha256_text(body),
         # The model's quote behind each reported statement: the checks and review use it.

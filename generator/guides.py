@@ -51,6 +51,7 @@ class Provenance(BaseModel):
     usage: Usage = Usage()
     via: Literal["batch"] | None = None  # drafted through a batch file, not online
     batch_id: str | None = None
+    generic_lesson: bool = False  # the offline drafter found no lesson for the record
 
 
 class ReportedEvidence(BaseModel):
@@ -104,6 +105,8 @@ def serialize(doc: GuideDoc) -> str:
             del data["provenance"][name]
     if not data.get("evidence"):
         data.pop("evidence", None)
+    if not data["provenance"]["generic_lesson"]:
+        del data["provenance"]["generic_lesson"]
     front = yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
     return f"---\n{front}---\n{doc.body}"
 

@@ -8,7 +8,7 @@ from string import Template
 from generator.draft import Draft, ReportedStatement
 from generator.drafting import DraftResult
 from generator.fsio import sha256_text
-from generator.playbook import Playbook
+from generator.playbook import Choice, Playbook
 from generator.sources import Source
 
 DRAFTER_VERSION = "offline-2"
@@ -50,6 +50,20 @@ class OfflineDrafter:
     def __init__(self, playbook: Playbook, playbook_text: str) -> None:
         self.playbook = playbook
         self.prompt_hash = sha256_text(f"{DRAFTER_VERSION}\n{playbook_text}")
+        self._chosen: dict[tuple, Choice] = {}  # planning and drafting ask for the same record
+
+    def choose(self, source: Source) -> Choice:
+        """Return the lesson a record gets."""
+        key = (tuple(source.techniques), tuple(source.stack), source.title)
+        if key not in self._chosen:
+            self._chosen[key] = self.playbook.choose(*key)
+        return self._chosen[key]
+
+    def prompt_hash_for(self, source: Source) -> str:
+        """Hash only the chosen lesson, so an unrelated playbook edit regenerates nothing."""
+        choice = self.choose(source)
+        kind = "generic" if choice.generic else "lesson"
+        return sha256_text(f"{DRAFTER_VERSION}\n{kind}\n{choice.lesson.prose()}")
 
     def estimate_prompt_tokens(self, source: Source) -> int:
         """Return zero: the offline drafter sends no prompt."""
@@ -57,7 +71,8 @@ class OfflineDrafter:
 
     async def draft(self, source: Source) -> DraftResult:
         """Draft one guide; the same record and playbook always give the same draft."""
-        lesson = self.playbook.choose(source.tags)
+        choice = self.choose(source)
+        lesson = choice.lesson
 
         def fill(text: str) -> str:
             return Template(text).safe_substitute(company=source.company)
@@ -70,4 +85,8 @@ class OfflineDrafter:
             case_study=fill(lesson.case_study),
             steps=[fill(step) for step in lesson.steps],
         )
-        return DraftResult(draft=draft)
+        return DraftResult(
+            draft=draft,
+            prompt_hash=self.prompt_hash_for(source),
+            generic_lesson=choice.generic,
+        )

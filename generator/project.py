@@ -9,16 +9,31 @@ from pathlib import Path
 from generator.checks import CheckContext
 from generator.citations import CitationView, resolve_originals
 from generator.clock import today
-from generator.config import Settings, Workspace, load_settings
+from generator.config import CONFIG_NAME, Settings, Workspace, load_settings
+from generator.errors import ConfigError
 from generator.ledger import Ledger, ledger_path
 from generator.sources import Source, SourceSet, load_sources
 from generator.store import GuideStore
+
+
+def require_root(root: Path) -> None:
+    """Refuse a folder that is not a prepguide folder (no sources/ and no prepguide.toml)."""
+    if not root.is_dir():
+        problem = "does not exist" if not root.exists() else "is not a folder"
+    elif (root / "sources").is_dir() or (root / CONFIG_NAME).is_file():
+        return
+    else:
+        problem = f"is not a prepguide folder (it has neither sources/ nor {CONFIG_NAME})"
+    raise ConfigError(
+        f"{problem}; start one with `prepguide init {root}`, or pass --root", path=root, rule="root"
+    )
 
 
 class Project:
     """Everything a command needs about one prepguide root."""
 
     def __init__(self, root: Path, *, on_date: date | None = None) -> None:
+        require_root(root)
         self.workspace = Workspace(root=root.resolve())
         self.settings: Settings = load_settings(self.workspace)
         self.today = on_date or today()

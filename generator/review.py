@@ -32,6 +32,7 @@ class GuideFlags:
     stale: bool
     edited_after_approval: bool
     missing_file: bool = False
+    generic_lesson: bool = False
 
     def labels(self) -> list[str]:
         return [
@@ -40,6 +41,7 @@ class GuideFlags:
                 ("stale", self.stale),
                 ("edited after approval", self.edited_after_approval),
                 ("working file missing", self.missing_file),
+                ("generic offline lesson", self.generic_lesson),
             )
             if on
         ]
@@ -210,7 +212,11 @@ def _flags(project: Project, doc: GuideDoc, state: ReviewState | None) -> GuideF
     source = project.source(doc.meta.source)
     stale = source is None or doc.meta.provenance.source_hash != source.content_hash()
     approved = state.live.content_hash if state and state.live else None
-    return GuideFlags(stale=stale, edited_after_approval=approved not in (None, doc.content_hash))
+    return GuideFlags(
+        stale=stale,
+        edited_after_approval=approved not in (None, doc.content_hash),
+        generic_lesson=doc.meta.provenance.generic_lesson,
+    )
 
 
 def guide_flags(project: Project, guide_id: str) -> GuideFlags:

@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import codecs
+import errno
 import hashlib
+import ipaddress
 import re
+import socket
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from html.parser import HTMLParser
 from urllib.parse import urlsplit
 
+import httpcore2
 import httpx2
 
 from generator import __version__
@@ -28,6 +33,14 @@ HOST_INTERVAL = 1.0
 GONE = frozenset({404, 410})
 INCONCLUSIVE = frozenset({401, 403, 429, 503})
 _TEXT_TYPES = ("text/", "application/xhtml", "application/xml", "application/json")
+# Cloud metadata services; most are link-local already, listed so the rule reads plainly.
+METADATA_ADDRESSES = frozenset(
+    ipaddress.ip_address(a) for a in ("169.254.169.254", "100.100.100.200", "fd00:ec2::254")
+)
+OFFLINE_ERRORS = frozenset({errno.ECONNREFUSED, errno.ENETUNREACH, errno.EHOSTUNREACH})
+
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+Resolver = Callable[[str, int], Awaitable[list[str]]]
 
 
 class VerifyError(PrepguideError):
@@ -52,6 +65,7 @@ class Probe:
     final_url: str | None = None
     fingerprint: str | None = None
     error: str | None = None
+    offline_sign: bool = False  # no DNS answer, refused or unreachable: maybe no network
 
 
 @dataclass(frozen=True)
@@ -169,6 +183,8 @@ class HostGate:
         self._next_start = time.monotonic() + self.interval
 
     async def __aexit__(self, *exc_info) -> None:
+        # Counted from the end too: a slow connect must not bring the next request closer.
+        self._next_start = max(self._next_start, time.monotonic() + self.interval)
         self._lock.release()
 
 
@@ -177,6 +193,56 @@ def host_key(url: str | httpx2.URL) -> str:
     parts = urlsplit(str(url))
     host = (parts.hostname or "").lower()
     return f"{host}:{parts.port}" if parts.port else host
+
+
+def is_internal(address: IPAddress) -> bool:
+    """Return True for loopback, private, link-local, shared, reserved and metadata addresses."""
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return address in METADATA_ADDRESSES or not address.is_global
+
+
+async def system_resolve(host: str, port: int) -> list[str]:
+    """Look a host name up with the system resolver; raise socket.gaierror when it fails."""
+    infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    return list(dict.fromkeys(info[4][0] for info in infos))
+
+
+class LookupFailed(httpx2.ConnectError):
+    """A host name did not resolve."""
+
+
+class InternalRedirect(Exception):
+    """A public page redirected to an internal address."""
+
+
+class _PinnedBackend(httpcore2.AsyncNetworkBackend):
+    """Connect to the addresses the checker resolved and vetted, never resolving again."""
+
+    def __init__(self, checker: LinkChecker) -> None:
+        self.checker = checker
+        self.inner = httpcore2.AnyIOBackend()
+
+    async def connect_tcp(self, host, port, timeout=None, local_address=None, socket_options=None):
+        addresses = await self.checker.addresses(host, port)
+        error: Exception | None = None
+        for address in addresses:
+            try:
+                stream = await self.inner.connect_tcp(
+                    str(address), port, timeout, local_address, socket_options
+                )
+            except (httpcore2.ConnectError, httpcore2.ConnectTimeout) as exc:
+                error = exc
+                continue
+            self.checker.reached = True
+            return stream
+        raise error or httpcore2.ConnectError(f"{host} has no address")
+
+    async def connect_unix_socket(self, path, timeout=None, socket_options=None):
+        raise httpcore2.ConnectError("unix sockets are not link targets")
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
 
 
 @dataclass
@@ -189,7 +255,13 @@ class _Fetched:
 
 
 class LinkChecker:
-    """Probe URLs with HEAD (GET when refused), politely, and classify the result."""
+    """Probe URLs with HEAD (GET when refused), politely, and classify the result.
+
+    Host names are resolved once per run and connections go to those addresses. A redirect
+    from a public host to an internal address (loopback, private, link-local, metadata) is
+    not followed unless `allow_internal` is set; `public_hosts` names hosts to treat as
+    public whatever their address (tests run their "internet" on 127.0.0.1).
+    """
 
     def __init__(
         self,
@@ -197,11 +269,19 @@ class LinkChecker:
         *,
         timeout: float,
         host_interval: float = HOST_INTERVAL,
+        resolver: Resolver = system_resolve,
+        allow_internal: bool = False,
+        public_hosts: Iterable[str] = (),
     ) -> None:
         self.client = client
         self.timeout = timeout
         self.host_interval = host_interval
+        self.resolver = resolver
+        self.allow_internal = allow_internal
+        self.public_hosts = frozenset(host.lower() for host in public_hosts)
+        self.reached = False  # a name resolved or a server answered: the network is up
         self._gates: dict[str, HostGate] = {}
+        self._addresses: dict[str, list[IPAddress] | socket.gaierror] = {}
 
     def gate(self, url: str | httpx2.URL) -> HostGate:
         key = host_key(url)
@@ -209,29 +289,68 @@ class LinkChecker:
             self._gates[key] = HostGate(self.host_interval)
         return self._gates[key]
 
+    async def addresses(self, host: str, port: int = 443) -> list[IPAddress]:
+        """Return a host's addresses, looked up once per run; raise LookupFailed."""
+        host = host.strip("[]").lower()
+        try:
+            return [ipaddress.ip_address(host)]
+        except ValueError:
+            pass
+        if host not in self._addresses:
+            try:
+                found = [
+                    ipaddress.ip_address(a.split("%")[0]) for a in await self.resolver(host, port)
+                ]
+                self.reached = True
+                self._addresses[host] = found
+            except socket.gaierror as exc:
+                self._addresses[host] = exc
+        found = self._addresses[host]
+        if isinstance(found, socket.gaierror):
+            raise LookupFailed(f"DNS lookup of {host} failed: {found.strerror or found}")
+        return found
+
+    async def _is_public(self, url: httpx2.URL) -> bool:
+        if url.host.lower() in self.public_hosts:
+            return True
+        addresses = await self.addresses(url.host, url.port or 443)
+        return not any(is_internal(address) for address in addresses)
+
     async def _fetch(self, method: str, url: str, *, read_body: bool) -> _Fetched:
         request = self.client.build_request(method, url)
-        for _hop in range(MAX_REDIRECTS + 1):
+        deadline = asyncio.get_running_loop().time() + self.timeout
+        from_public = False
+        for hop in range(MAX_REDIRECTS + 1):
+            waited = time.monotonic()
             async with self.gate(request.url):
-                response = await self.client.send(request, stream=True)
-                try:
-                    if response.has_redirect_location and response.next_request is not None:
-                        request = response.next_request
-                        continue
-                    body = await _read_limited(response) if read_body else None
-                    return _Fetched(
-                        status=response.status_code,
-                        final_url=str(response.url),
-                        body=body,
-                        content_type=response.headers.get("content-type", ""),
-                        encoding=response.charset_encoding,
-                    )
-                finally:
-                    await response.aclose()
+                # Waiting for the host's turn is politeness, not the server's slowness.
+                deadline += time.monotonic() - waited
+                async with asyncio.timeout_at(deadline):
+                    public = await self._is_public(request.url)
+                    if hop == 0:
+                        from_public = public
+                    elif from_public and not public and not self.allow_internal:
+                        raise InternalRedirect(str(request.url))
+                    response = await self.client.send(request, stream=True)
+                    try:
+                        if response.has_redirect_location and response.next_request is not None:
+                            request = response.next_request
+                            continue
+                        encoding = _known_charset(response.charset_encoding)
+                        body = await _read_limited(response) if read_body else None
+                        return _Fetched(
+                            status=response.status_code,
+                            final_url=str(response.url),
+                            body=body,
+                            content_type=response.headers.get("content-type", ""),
+                            encoding=encoding,
+                        )
+                    finally:
+                        await response.aclose()
         raise httpx2.TooManyRedirects(f"more than {MAX_REDIRECTS} redirects", request=request)
 
     async def probe(self, url: str) -> Probe:
-        """Check one URL and return what was observed."""
+        """Check one URL and return what was observed; hostile answers fail only that URL."""
         method = "HEAD"
         try:
             head = await self._fetch("HEAD", url, read_body=False)
@@ -245,12 +364,25 @@ class LinkChecker:
             start = head.final_url if 200 <= head.status < 300 else url
             got = await self._fetch("GET", start, read_body=True)
             return self._classify(url, got, "GET")
-        except httpx2.TimeoutException:
+        except (TimeoutError, httpx2.TimeoutException):
             return Probe("failure", method, error=f"timed out after {self.timeout:g}s")
         except httpx2.TooManyRedirects:
             return Probe("failure", method, error=f"more than {MAX_REDIRECTS} redirects")
+        except InternalRedirect as exc:
+            return Probe(
+                "not-live",
+                method,
+                final_url=str(exc),
+                error="redirected from a public site to an internal address; not followed",
+            )
+        except LookupFailed as exc:
+            return Probe("failure", method, error=str(exc), offline_sign=True)
+        except httpx2.ConnectError as exc:
+            return Probe("failure", method, error=_describe(exc), offline_sign=_offline(exc))
         except (httpx2.HTTPError, httpx2.InvalidURL) as exc:
-            return Probe("failure", method, error=f"{type(exc).__name__}: {exc}".rstrip(": "))
+            return Probe("failure", method, error=_describe(exc))
+        except (LookupError, ValueError) as exc:  # e.g. an unknown charset, a malformed header
+            return Probe("failure", method, error=_describe(exc))
 
     def _classify(self, url: str, fetched: _Fetched, method: str) -> Probe:
         status = fetched.status
@@ -267,6 +399,33 @@ class LinkChecker:
         return Probe("failure", error=f"HTTP {status}", **common)
 
 
+def _offline(exc: BaseException | None) -> bool:
+    """Return True when a connect error comes from a refused or unreachable network."""
+    seen = 0
+    while exc is not None and seen < 10:
+        if isinstance(exc, OSError) and exc.errno in OFFLINE_ERRORS:
+            return True
+        if "All connection attempts failed" in str(exc) or "Connection refused" in str(exc):
+            return True
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+    return False
+
+
+def _describe(exc: Exception) -> str:
+    return f"{type(exc).__name__}: {exc}".rstrip(": ")
+
+
+def _known_charset(charset: str | None) -> str | None:
+    """Return a declared charset Python knows; raise LookupError naming an unknown one."""
+    if charset is None:
+        return None
+    try:
+        codecs.lookup(charset)
+    except LookupError:
+        raise LookupError(f"the page declares an unknown charset {charset[:40]!r}") from None
+    return charset
+
+
 async def _read_limited(response: httpx2.Response) -> bytes:
     chunks: list[bytes] = []
     size = 0
@@ -279,12 +438,22 @@ async def _read_limited(response: httpx2.Response) -> bytes:
 
 
 def make_client(timeout: float) -> httpx2.AsyncClient:
-    """Return the HTTP client used for link checks; redirects are followed by hand."""
+    """Return the HTTP client used for link checks; redirects are followed by hand.
+
+    It connects directly, never through a proxy from the environment: the checker must know
+    the address it reaches to refuse redirects into internal networks.
+    """
     return httpx2.AsyncClient(
         timeout=httpx2.Timeout(timeout),
-        headers={"User-Agent": USER_AGENT},
+        headers={"User-Agent": USER_AGENT, "Accept-Encoding": "identity"},
         follow_redirects=False,
+        trust_env=False,
     )
+
+
+def _pin(client: httpx2.AsyncClient, checker: LinkChecker) -> None:
+    """Route the client's connections through the checker's vetted addresses."""
+    client._transport._pool._network_backend = _PinnedBackend(checker)
 
 
 def probe_row(target: Target, probe: Probe, at: datetime) -> LedgerRow:
@@ -302,6 +471,12 @@ def probe_row(target: Target, probe: Probe, at: datetime) -> LedgerRow:
     )
 
 
+class CheckedRows(list):
+    """The rows of one run; `offline` is True when the run looked offline."""
+
+    offline: bool = False
+
+
 async def check_links(
     targets: Sequence[Target],
     ledger: Ledger,
@@ -311,28 +486,64 @@ async def check_links(
     host_interval: float = HOST_INTERVAL,
     now: Callable[[], datetime] = clock_now,
     on_result: Callable[[LedgerRow], None] | None = None,
-) -> list[LedgerRow]:
-    """Check targets, hosts concurrently and each host politely; append each result at once."""
+    resolver: Resolver = system_resolve,
+    allow_internal: bool = False,
+    public_hosts: Iterable[str] = (),
+) -> CheckedRows:
+    """Check targets, hosts concurrently and each host politely; append each result at once.
+
+    A failure that may only mean "no network" (no DNS answer, refused, unreachable) waits
+    until some host resolves or answers; if none ever does, the run looks offline and those
+    links are recorded as inconclusive, which never counts toward dead.
+    """
     by_host: dict[str, list[Target]] = {}
     for target in targets:
         by_host.setdefault(host_key(target.url), []).append(target)
     limit = asyncio.Semaphore(concurrency)
-    rows: list[LedgerRow] = []
+    rows = CheckedRows()
+    held: list[tuple[Target, Probe, datetime]] = []
+
+    def record(target: Target, probe: Probe, at: datetime) -> None:
+        row = probe_row(target, probe, at)
+        ledger.append([row])
+        rows.append(row)
+        if on_result:
+            on_result(row)
 
     async with make_client(timeout) as client:
-        checker = LinkChecker(client, timeout=timeout, host_interval=host_interval)
+        checker = LinkChecker(
+            client,
+            timeout=timeout,
+            host_interval=host_interval,
+            resolver=resolver,
+            allow_internal=allow_internal,
+            public_hosts=public_hosts,
+        )
+        _pin(client, checker)
 
         async def run_host(host_targets: list[Target]) -> None:
             async with limit:
                 for target in host_targets:
-                    probe = await checker.probe(target.url)
-                    row = probe_row(target, probe, now())
-                    ledger.append([row])
-                    rows.append(row)
-                    if on_result:
-                        on_result(row)
+                    try:
+                        probe = await checker.probe(target.url)
+                    except Exception as exc:  # a hostile answer fails its link, not the run
+                        probe = Probe("failure", "GET", error=_describe(exc))
+                    if probe.offline_sign and not checker.reached:
+                        held.append((target, probe, now()))
+                        continue
+                    record(target, probe, now())
+                    if checker.reached and held:
+                        for waiting in list(held):
+                            held.remove(waiting)
+                            record(*waiting)
 
         await asyncio.gather(*(run_host(group) for group in by_host.values()))
+    rows.offline = bool(held) and not checker.reached
+    for target, probe, at in held:
+        if rows.offline:
+            error = f"{probe.error} (no host resolved or answered in this run)"
+            probe = Probe("inconclusive", probe.method, error=error)
+        record(target, probe, at)
     return rows
 
 

@@ -66,8 +66,8 @@ stack: [Redis, Spark]
 """,
 }
 SEARCH, STREAM, FEATURES = RECORDS
-STEP = "- Profile before choosing an optimization."
-EDITED_STEP = "- Measure first, then choose an optimization."
+STEP = "- Build a judged query set before changing the ranking."
+EDITED_STEP = "- Build a judged query set first, then change the ranking."
 
 
 def make_review_workspace(root: Path) -> Path:
@@ -203,7 +203,7 @@ def test_editing_after_approval_unapproves_but_keeps_the_approved_text_live(ws: 
     # Approving the edit makes it the live version.
     review.approve(project(ws), SEARCH, by="Bob")
     live = review.live_version(project(ws), SEARCH)
-    assert "Measure first" in live.doc.body and live.approved_by == "Bob"
+    assert "judged query set first" in live.doc.body and live.approved_by == "Bob"
     assert not review.guide_flags(project(ws), SEARCH).edited_after_approval
 
 
@@ -330,7 +330,10 @@ def test_every_generated_and_edited_version_is_kept(ws: Path) -> None:
     edited = project(ws).guides.read_text(SEARCH)
     review.inspect(project(ws), SEARCH)  # the review tools notice and keep the hand edit
     diff = review.diff_previous(project(ws), SEARCH)
-    assert "-- Profile" in diff.text() and "+- Measure" in diff.text()
+    assert (
+        "-- Build a judged query set before" in diff.text()
+        and "+- Build a judged query set first" in diff.text()
+    )
     generate(ws, SEARCH)  # unchanged source and prompt: skipped, the edit stays
     assert project(ws).guides.read_text(SEARCH) == edited
     result = run(ws, "generate", "--backend", "offline", "--force", SEARCH)
@@ -340,7 +343,9 @@ def test_every_generated_and_edited_version_is_kept(ws: Path) -> None:
     assert kept[0] == first and kept[1] == edited
     assert [r.seq for r in project(ws).guides.revisions(SEARCH)] == [1, 2]
     back = review.diff_previous(project(ws), SEARCH).text()  # against the overwritten edit
-    assert "-- Measure first" in back and "+- Profile" in back
+    assert (
+        "-- Build a judged query set first" in back and "+- Build a judged query set before" in back
+    )
 
 
 def test_the_audit_trail_records_every_action_with_provenance(ws: Path) -> None:
@@ -485,7 +490,9 @@ def test_cli_show_and_diff(ws: Path) -> None:
     review.approve(project(ws), SEARCH, by="Ada")
     hand_edit(ws, SEARCH, STEP, EDITED_STEP)
     diff = run(ws, "review", "diff", SEARCH, "--published").output
-    assert "+- Measure" in diff and "-- Profile" in diff
+    assert (
+        "+- Build a judged query set first" in diff and "-- Build a judged query set before" in diff
+    )
 
 
 def test_locate_claims_marks_found_and_missing_figures_and_quotes() -> None:

@@ -113,4 +113,4 @@ def test_the_page_uses_no_external_assets(ws: Path, app) -> None:
         assert "<script" not in page
 
 
-STEP_TEXT = "- Profile before choosing an optimization."
+STEP_TEXT = "- Build a judged query set before changing the ranking."

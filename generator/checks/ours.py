@@ -75,7 +75,8 @@ def copied(sentence: str, ctx: CheckContext) -> str | None:
     return None
 
 
-def _short(rule: str, section: str, label: str, text: str) -> list[Finding]:
+def short_phrase_problems(text: str) -> list[str]:
+    """Say why a heading phrase (angle, case-study title) is not a short phrase of ours."""
     problems = []
     if len(words(text)) > HEADING_WORDS:
         problems.append(f"has {len(words(text))} words")
@@ -83,6 +84,11 @@ def _short(rule: str, section: str, label: str, text: str) -> list[Finding]:
         problems.append("has sentence punctuation")
     if DIGIT.search(text):
         problems.append("has a figure")
+    return problems
+
+
+def _short(rule: str, section: str, label: str, text: str) -> list[Finding]:
+    problems = short_phrase_problems(text)
     if not problems:
         return []
     message = (

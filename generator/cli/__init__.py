@@ -15,6 +15,7 @@ from generator.cli import (  # noqa: F401
     check,
     digest,
     generate,
+    init,
     review,
     site,
     sources,

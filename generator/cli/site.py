@@ -29,8 +29,9 @@ def _publish(project: Project, out: Path | None, preview: bool, jobs: int | None
     out_dir = out or project.workspace.site_dir
     report = publish_site(project, out_dir, preview=preview, jobs=jobs)
     drafts = f", {len(report.drafts)} drafts" if preview else ""
+    guides = f"{len(report.guides)} guide" + ("" if len(report.guides) == 1 else "s")
     click.echo(
-        f"published {len(report.guides)} guides{drafts} in {len(report.pages)} pages "
+        f"published {guides}{drafts} in {len(report.pages)} pages "
         f"({report.written} changed, {len(report.removed)} removed"
         + (", nothing changed since the last build" if report.reused else "")
         + f") to {out_dir}"

@@ -100,6 +100,12 @@ def verify(ctx: Context, ids, as_json, concurrency, force, manual_id, by, manual
             host_interval=settings.host_interval,
         )
     )
+    if fresh.offline:
+        click.echo(
+            "no network? no host resolved or answered in this run; the links it could not "
+            "reach are inconclusive, not failing. Run verify again when online.",
+            err=True,
+        )
     rows = verify_report(chosen, ledger, {row.url: row for row in fresh})
     if as_json:
         click.echo(json.dumps([row.to_json() for row in rows], indent=2))

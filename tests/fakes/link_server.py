@@ -17,6 +17,7 @@ def html(title: str, text: str) -> str:
     )
 
 
+HUGE_BYTES = 64 * 1024 * 1024
 # path -> (status, location) for the pages that do not serve text.
 STATUS_PAGES: dict[str, tuple[int, str | None]] = {
     "/gone": (404, None),
@@ -61,12 +62,21 @@ class LinkServer:
     - /live, /new-home, / : live pages; /changing serves `self.changing_text`
     - /no-head : answers HEAD with 405 and GET with a live page
     - /hang : waits `hang_seconds` before answering (longer than the client's timeout)
-    - the paths of STATUS_PAGES answer with their status (and Location for redirects)
+    - /drip : sends its headers at once, then its body one byte every `drip_seconds`
+    - /drip-headers : sends its status line, then its headers one byte every `drip_seconds`
+    - /bogus-charset : a live page whose Content-Type names a charset that does not exist
+    - /huge : a HUGE_BYTES body; `huge_sent` counts the bytes the client accepted
+    - /admin : an internal service's page (the target of hostile redirects)
+    - the paths of STATUS_PAGES answer with their status (and Location for redirects), and
+      so do those a test adds to `redirects` (path -> absolute Location)
     """
 
     def __init__(self, hang_seconds: float = 5.0) -> None:
         self.hang_seconds = hang_seconds
         self.changing_text = "Version one of the write-up: 40% fewer GPUs."
+        self.drip_seconds = 0.2
+        self.redirects: dict[str, str] = {}
+        self.huge_sent = 0
         self.hits: list[Hit] = []
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -104,6 +114,11 @@ class LinkServer:
         self._thread.join(timeout=5)
 
     def _page(self, path: str) -> tuple[int, dict[str, str], str]:
+        if path in self.redirects:
+            return 302, {"Location": self.redirects[path]}, html("Found", "Moved.")
+        if path == "/bogus-charset":
+            headers = {"Content-Type": "text/html; charset=bogus-xyz"}
+            return 200, headers, html("charset", "A page in an encoding nobody knows.")
         if path in STATUS_PAGES:
             status, location = STATUS_PAGES[path]
             headers = {"Location": location} if location else {}
@@ -115,6 +130,8 @@ class LinkServer:
             "/no-head": "This server refuses HEAD but serves GET.",
             "/hang": "Too late.",
             "/changing": self.changing_text,
+            "/admin": "Internal admin console: not for the link checker.",
+            "/drip": "Slow " * 200,
         }
         if path in texts:
             return 200, {}, html(path.strip("/") or "home", texts[path])
@@ -137,19 +154,54 @@ class LinkServer:
                     )
                 if path == "/hang" and server._stop.wait(server.hang_seconds):
                     return
+                if path == "/huge":
+                    self._huge()
+                    return
+                if path == "/drip-headers":
+                    self._drip(b"HTTP/1.1 200 OK\r\nX-Slow: " + b"z" * 200 + b"\r\n\r\n")
+                    return
                 if path == "/no-head" and self.command == "HEAD":
                     status, headers, body = 405, {"Allow": "GET"}, ""
                 else:
                     status, headers, body = server._page(path)
                 data = body.encode("utf-8")
                 self.send_response(status)
-                self.send_header("Content-Type", "text/html; charset=utf-8")
+                headers.setdefault("Content-Type", "text/html; charset=utf-8")
                 self.send_header("Content-Length", str(len(data)))
                 for name, value in headers.items():
                     self.send_header(name, value)
                 self.end_headers()
-                if with_body:
+                if with_body and path == "/drip":
+                    self.wfile.flush()
+                    self._drip(data)
+                elif with_body:
                     self.wfile.write(data)
+
+            def _huge(self) -> None:
+                """Answer with a HUGE_BYTES body, counting what the client took before leaving."""
+                self.send_response(200)
+                self.send_header("Content-Type", "text/plain")
+                self.send_header("Content-Length", str(HUGE_BYTES))
+                self.end_headers()
+                chunk = b"x" * 65536
+                for _ in range(HUGE_BYTES // len(chunk)):
+                    try:
+                        self.wfile.write(chunk)
+                    except OSError:
+                        return
+                    with server._lock:
+                        server.huge_sent += len(chunk)
+
+            def _drip(self, data: bytes) -> None:
+                """Send data one byte at a time, drip_seconds apart, until the client leaves."""
+                for byte in data:
+                    if server._stop.wait(server.drip_seconds):
+                        return
+                    try:
+                        self.wfile.write(bytes([byte]))
+                        self.wfile.flush()
+                    except OSError:
+                        return
 
             def do_HEAD(self) -> None:  # noqa: N802
                 self._answer(with_body=False)
