@@ -13,7 +13,7 @@ of the same pages in one process, nothing else). Prints medians: guides/s of bot
 ratio, publish/floor, the no-change rebuild; then one draft edit, one guide's new text
 approved, and a cold publish that must re-check every text. Timings are of the build call
 alone on both sides (interpreter start-up and imports left out). Each phase runs in a fresh
-process; peak memory is the sum of the peak RSS of the main process and each worker.
+process; peak memory is the sum of the peak RSS of the main process and its live workers.
 """
 
 from __future__ import annotations
@@ -175,11 +175,16 @@ def make_workspace(root: Path, count: int) -> None:
 
 
 class MemorySampler:
-    """Sample the peak RSS of this process and each of its descendants (forked workers)."""
+    """Sample the peak RSS of this process and of its live descendants (forked workers).
+
+    The figure is the largest sum, at one sampling moment, of the peak RSS of every process
+    then alive: workers of a pool that has ended do not add to the next pool's.
+    """
 
     def __init__(self, interval: float = 0.05) -> None:
         self.interval = interval
         self.peaks: dict[int, float] = {}
+        self.total = 0.0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -191,30 +196,30 @@ class MemorySampler:
         self._stop.set()
         self._thread.join()
         self.sample()
-        self.peaks[os.getpid()] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
     def _run(self) -> None:
         while not self._stop.wait(self.interval):
             self.sample()
 
     def sample(self) -> None:
-        pending, seen = [os.getpid()], set()
+        pending, alive = [os.getpid()], set()
         while pending:
             pid = pending.pop()
-            seen.add(pid)
             try:
                 status = Path(f"/proc/{pid}/status").read_text()
                 hwm = float(status.split("VmHWM:")[1].split()[0]) / 1024
                 children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
             except (OSError, IndexError):
                 continue
+            alive.add(pid)
             self.peaks[pid] = max(self.peaks.get(pid, 0.0), hwm)
-            pending.extend(int(c) for c in children if int(c) not in seen)
+            pending.extend(int(c) for c in children if int(c) not in alive)
+        self.total = max(self.total, sum(self.peaks[pid] for pid in alive))
 
     def figures(self) -> dict:
         main = self.peaks.get(os.getpid(), 0.0)
-        workers = sorted((mb for pid, mb in self.peaks.items() if pid != os.getpid()), reverse=True)
-        return {"peak_mb": main + sum(workers), "main_mb": main, "workers_mb": workers}
+        workers = [mb for pid, mb in self.peaks.items() if pid != os.getpid()]
+        return {"peak_mb": max(self.total, main), "main_mb": main, "workers_mb": workers}
 
 
 def run_publish(root: Path, out: Path, jobs: int | None) -> dict:
@@ -298,6 +303,16 @@ AUTHOR_FEED_ATOM = None
 AUTHOR_FEED_RSS = None
 CACHE_CONTENT = False
 LOAD_CONTENT_CACHE = False
+# One folder per listing, as prepguide's; Pelican's default names page 2 of tag "stack1"
+# tag/stack12.html, which is also the page of tag "stack12".
+TAG_URL = "tag/{{slug}}/"
+TAG_SAVE_AS = "tag/{{slug}}/index.html"
+CATEGORY_URL = "category/{{slug}}/"
+CATEGORY_SAVE_AS = "category/{{slug}}/index.html"
+PAGINATION_PATTERNS = (
+    (1, "{{url}}", "{{save_as}}"),
+    (2, "{{base_name}}/page/{{number}}/", "{{base_name}}/page/{{number}}/index.html"),
+)
 """
 
 PELICAN_RUN = """\
@@ -419,8 +434,11 @@ def memory(run: dict) -> str:
     workers = run.get("workers_mb") or []
     if not workers:
         return f"peak memory {run['peak_mb']:.0f} MB"
-    each = " + ".join(f"{mb:.0f}" for mb in workers)
-    return f"peak memory {run['peak_mb']:.0f} MB (main {run['main_mb']:.0f} + workers {each})"
+    each = ", ".join(f"{mb:.0f}" for mb in workers)
+    return (
+        f"peak memory {run['peak_mb']:.0f} MB summed over main and live workers "
+        f"(peaks: main {run['main_mb']:.0f}, {len(workers)} workers {each})"
+    )
 
 
 def median(runs: list[dict], key: str = "elapsed") -> float:
