@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from datetime import date
@@ -614,3 +615,64 @@ def test_issue14_6_import_counts_refused_records_and_lists_every_problem(workspa
         [f"{batch}:2", "published"],
         [f"{batch}:3", "summary"],
     ]
+
+
+def test_b13_a_built_site_has_unicode_folders_and_percent_encoded_links(workspace: Path) -> None:
+    import xml.etree.ElementTree as ET
+    from urllib.parse import unquote, urljoin
+
+    from click.testing import CliRunner
+
+    from generator import review
+    from generator.cli import cli
+    from generator.project import Project
+    from generator.site import publish
+
+    for name, company in [
+        ("shopify-catalog-clustering", "Ünïcödé GmbH"),
+        ("meta-llm-training-at-scale", None),
+    ]:
+        record = workspace / "sources" / f"{name}.yaml"
+        text = record.read_text(encoding="utf-8").replace(
+            "techniques:\n", "techniques:\n  - 日本語\n"
+        )
+        if company:
+            text = text.replace("company: Shopify\n", f"company: {company}\n")
+        record.write_text(text, encoding="utf-8")
+    for args in (
+        ["generate", "--backend", "offline"],
+        ["verify", "--manual", "meta-llm-training-at-scale", "--by", "Ed"],
+    ):
+        result = CliRunner().invoke(cli, ["--root", str(workspace), *args])
+        assert result.exit_code == 0, result.output
+    project = Project(workspace)
+    for guide_id in ("shopify-catalog-clustering", "meta-llm-training-at-scale"):
+        review.approve(project, guide_id, by="Ed")
+    out = workspace / "site"
+    publish(Project(workspace), out, preview=False)
+
+    hub = out / "topics" / "日本語" / "index.html"
+    company = out / "companies" / "ünïcödé-gmbh" / "index.html"
+    assert hub.is_file() and company.is_file()
+    base = Project(workspace).settings.site.base_url.rstrip("/")
+    locs = [
+        loc.text
+        for loc in ET.parse(out / "sitemap.xml").iter(
+            "{http://www.sitemaps.org/schemas/sitemap/0.9}loc"
+        )
+    ]
+    assert f"{base}/topics/%E6%97%A5%E6%9C%AC%E8%AA%9E/" in locs
+    assert f"{base}/companies/%C3%BCn%C3%AFc%C3%B6d%C3%A9-gmbh/" in locs
+    assert all(loc.isascii() for loc in locs)
+    ET.parse(out / "feed.xml")  # still well-formed
+    links = 0
+    for page in out.rglob("*.html"):
+        relative = page.relative_to(out).as_posix()
+        for href in re.findall(r'href="([^"#]+)(?:#[^"]*)?"', page.read_text(encoding="utf-8")):
+            if href.startswith(("http://", "https://")):
+                continue
+            assert href.isascii(), (relative, href)
+            target = out / unquote(urljoin(relative, href))
+            assert target.is_file(), (relative, href)
+            links += "%" in href
+    assert links >= 4  # tag links, the topics and companies listings, the company link

@@ -20,6 +20,7 @@ from generator.project import Project
 from generator.site.select import SiteGuide
 from generator.sources import Source, normalize_tag, slugify
 from generator.topics import Topic, compute_topics, join_names, recency_key, unique_slugs
+from generator.urls import url_path
 
 MAX_RELATED = 3
 EXAMPLE_HOSTS = ("example.org", "example.com", "example.net")
@@ -134,10 +135,10 @@ class SiteModel:
                     f"tag {join_names([repr(n) for n in clash.dropped])} has no letters or "
                     "digits for a hub address; no hub written"
                 )
-        self.topic_href = {t.key: f"topics/{t.slug}/index.html" for t in self.topics}
+        self.topic_href = {t.key: url_path(f"topics/{t.slug}/index.html") for t in self.topics}
         self.companies = self._companies()
         self.company_href = {
-            normalize_tag(name): f"companies/{slug}/index.html"
+            normalize_tag(name): url_path(f"companies/{slug}/index.html")
             for slug, (name, _) in self.companies.items()
         }
         self.related = RelatedIndex(self.sources)
@@ -179,7 +180,7 @@ class SiteModel:
 
     def page_url(self, relative: str) -> str:
         """Return a page's absolute URL in the sitemap's form (…/guides/ID/, not …/index.html)."""
-        return f"{self.base_url}/{relative.removesuffix('index.html')}"
+        return f"{self.base_url}/{url_path(relative.removesuffix('index.html'))}"
 
     def strongest_topic(self, source: Source) -> Topic | None:
         """Return the hub of the write-up's tag with the most write-ups (ties: alphabetical)."""

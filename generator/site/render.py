@@ -34,6 +34,7 @@ from generator.site.select import SiteGuide
 from generator.site.write import SiteWriter, Written
 from generator.sources import Source, normalize_tag
 from generator.topics import Topic
+from generator.urls import url_path
 from generator.workers import WorkerMap
 
 DRAFT_BANNER = "Draft: not reviewed. This page is a preview and is not indexed."
@@ -298,7 +299,7 @@ def _index_intro(model: SiteModel) -> dict:
         ],
         "topic_count": len(model.topics),
         "companies": [
-            {"name": name, "href": f"companies/{slug}/index.html", "count": len(members)}
+            {"name": name, "href": url_path(f"companies/{slug}/index.html"), "count": len(members)}
             for slug, (name, members) in by_count[:INDEX_COMPANIES]
         ],
         "company_count": len(model.companies),
@@ -336,7 +337,7 @@ def _topic_page(
 def _topics_index(model: SiteModel, common: dict) -> Page:
     items = [
         {
-            "href": f"topics/{t.slug}/index.html",
+            "href": url_path(f"topics/{t.slug}/index.html"),
             "name": t.name,
             "note": f"{t.count} write-ups · {TOPIC_FIELD_LABELS[t.field].lower()}",
         }
@@ -395,7 +396,7 @@ def _company_page(
 def _companies_index(model: SiteModel, common: dict) -> Page:
     items = [
         {
-            "href": f"companies/{slug}/index.html",
+            "href": url_path(f"companies/{slug}/index.html"),
             "name": name,
             "note": f"{len(members)} {_company_noun(members)}",
         }
