@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 
-from generator.checks.text import STOP, WORD, stem
+from generator.checks.text import STOP, WORD, parts, stem
 from generator.figures import VAGUE, Figure, extract_at
 
 NUMBER_WORDS = {
@@ -85,6 +85,16 @@ GENERIC_NOUNS = frozenset(
 SKIP = frozenset(
     ["more", "fewer", "less", "the", "a", "an", "of", "additional", "extra", "total", "overall"]
 )
+# Words that end a noun run: what follows them is a new phrase, not the counted noun.
+RUN_END = frozenset(
+    ["every", "each", "all", "any", "some", "no", "per", "while", "when", "instead", "than", "less"]
+    + ["more", "fewer", "ago", "earlier", "later", "faster", "slower", "longer", "shorter"]
+)
+# Words a subject may be called by in place of the company's name ("the company tripled").
+COMPANY_WORDS = frozenset(
+    stem(w)
+    for w in ["company", "firm", "team", "organisation", "organization", "engineers", "it", "they"]
+)
 
 
 @dataclass(frozen=True)
@@ -117,7 +127,7 @@ def noun_run(text: str, end: int) -> tuple[str, ...]:
         if not run and lowered in SKIP:
             previous = match.end()
             continue
-        if lowered in STOP or any(ch.isdigit() for ch in token):
+        if lowered in STOP or lowered in RUN_END or any(ch.isdigit() for ch in token):
             break
         if lowered.endswith("ly") and run:
             break
@@ -228,10 +238,10 @@ def rounds_to(claimed: Decimal, stated: Decimal, approx: str) -> bool:
     if not approx:
         return False
     step = _step(claimed)
-    if approx in ABOVE:
-        return claimed <= stated < claimed + step
-    if approx in BELOW:
-        return claimed - step < stated <= claimed
+    if approx in ABOVE:  # a lower bound within a quarter of the value: "over 1.5M" for 1.8M
+        return claimed <= stated < claimed + max(step, claimed / 4)
+    if approx in BELOW:  # an upper bound close above the value: "nearly 95%" for 92%
+        return claimed - max(step, claimed / 20) <= stated <= claimed
     return abs(stated - claimed) * 2 <= step
 
 
@@ -283,7 +293,18 @@ def noun_fits(claim: Quantity, stated: Quantity, evidence_stems: frozenset[str])
         return True
     if claim.before and claim.noun in stated.run:
         return True  # "training twice as efficient" for "doubled training efficiency"
+    if claim.before and claim.noun in COMPANY_WORDS and stated.before:
+        return True  # "the company tripled" for "Quillon tripled"
+    if claim.noun in _run_parts(stated.run):
+        return True  # "end to end training" for "end-to-end training"
+    if stated.before and claim.noun in evidence_stems:
+        return True  # "100% more accounts" for "flagged twice as many accounts"
     return not stated.noun and claim.noun in evidence_stems
+
+
+def _run_parts(run: tuple[str, ...]) -> frozenset[str]:
+    """Return the stems of a noun run's words and of their hyphen parts."""
+    return frozenset(p for word in run for p in (word, *(stem(x) for x in parts(word))))
 
 
 def match(
@@ -296,3 +317,51 @@ def match(
     if any(noun_fits(claim, q, evidence_stems) for q in valued):
         return None
     return "unit"
+
+
+# Seconds per time unit, for restatements such as "two weeks" for "14 days".
+SECONDS = {
+    stem("second"): 1,
+    stem("minute"): 60,
+    stem("hour"): 3600,
+    stem("day"): 86400,
+    stem("week"): 604800,
+}
+
+
+def _values(q: Quantity) -> list[Decimal]:
+    f = q.figure
+    if f.kind not in ("value", "range") or f.lo is None:
+        return []
+    return [v for v in (f.lo, f.hi) if v is not None]
+
+
+def derived(claim: Quantity, evidence: tuple[Quantity, ...]) -> bool:
+    """Return True when a figure is exact arithmetic on one sentence's figures.
+
+    Covers the rest of a percentage ("the remaining 3%" for 97%), the difference of two
+    percentages in points, and time in another unit or as a difference ("660 seconds" for
+    11 minutes, "612 seconds less" for 48 seconds against 11 minutes).
+    """
+    values = _values(claim)
+    if claim.figure.kind != "value" or not values or claim.approx:
+        return False
+    value = values[0]
+    if claim.figure.unit == "%":
+        percents = [v for q in evidence if q.figure.unit == "%" for v in _values(q)]
+        if any(value == 100 - p for p in percents):
+            return True
+        return any(value == abs(a - b) for a in percents for b in percents if a != b)
+    scale = SECONDS.get(claim.noun)
+    if claim.figure.unit or scale is None:
+        return False
+    times = [
+        v * SECONDS[q.noun]
+        for q in evidence
+        if not q.figure.unit and q.noun in SECONDS
+        for v in _values(q)
+    ]
+    seconds = value * scale
+    return any(seconds == t for t in times) or any(
+        seconds == abs(a - b) for a in times for b in times if a != b
+    )

@@ -7,6 +7,8 @@ pass. Number words count as figures in "reports" and in our sentences about the 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from generator.checks.base import (
     CheckContext,
     ParsedGuide,
@@ -20,6 +22,7 @@ from generator.checks.claims import (
     MAX_NUMBERS,
     MAX_RECORD_NUMBERS,
     Quantity,
+    derived,
     match,
     noun_after,
     quantities,
@@ -71,12 +74,15 @@ READER_UNITS = frozenset(
 )
 
 
-def supported(q: Quantity, facts: Grounding, ctx: CheckContext) -> bool:
+def supported(q: Quantity, sentence: str, facts: Grounding, ctx: CheckContext) -> bool:
     """Return True when the record states a figure, exactly, rounded or restated."""
     if not q.approx and facts.supports(q.figure):
         return True
     index = record_index(ctx.source)
-    return any(match(q, quantities(u.text, nouns=False), u.stems) != "value" for u in index.units)
+    if any(match(q, quantities(u.text, nouns=False), u.stems) != "value" for u in index.units):
+        return True
+    counted = replace(q, noun=noun_after(sentence, q))
+    return any(derived(counted, quantities(u.text)) for u in index.units)
 
 
 def check_figures(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
@@ -112,9 +118,9 @@ def check_figures(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
                         about = about_company(sentence, ctx)
                     if not about or instruction:
                         continue
-                key = (q.figure.text, q.approx)
+                key = (q.figure.text, q.approx, noun_after(sentence, q))
                 if key not in verdicts:
-                    verdicts[key] = supported(q, facts, ctx)
+                    verdicts[key] = supported(q, sentence, facts, ctx)
                 if (block.section, q.figure.text) in seen or verdicts[key]:
                     continue
                 if about is None:
