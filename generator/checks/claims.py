@@ -241,7 +241,7 @@ def rounds_to(claimed: Decimal, stated: Decimal, approx: str) -> bool:
     if approx in ABOVE:  # a lower bound within a quarter of the value: "over 1.5M" for 1.8M
         return claimed <= stated < claimed + max(step, claimed / 4)
     if approx in BELOW:  # an upper bound close above the value: "nearly 95%" for 92%
-        return claimed - max(step, claimed / 20) <= stated <= claimed
+        return claimed - step < stated <= claimed or claimed * Decimal(0.95) <= stated < claimed
     return abs(stated - claimed) * 2 <= step
 
 
@@ -258,6 +258,11 @@ def _equivalent(claim: Figure, stated: Figure) -> bool:
             if m > 1 and p == ((1 - 1 / m) * 100).quantize(Decimal("0.01")).normalize():
                 return True
     return False
+
+
+def _direction(approx: str) -> int:
+    """Return 1 for a lower bound ("over"), -1 for an upper bound ("up to"), else 0."""
+    return 1 if approx in ABOVE else -1 if approx in BELOW else 0
 
 
 def same_figure(claim: Quantity, stated: Quantity) -> bool:
@@ -277,6 +282,8 @@ def same_figure(claim: Quantity, stated: Quantity) -> bool:
     if c.kind != "value" or c.lo is None:
         return False
     values = [s.lo] if s.kind == "value" else [s.lo, s.hi] if s.kind == "range" else []
+    if _direction(claim.approx) * _direction(stated.approx) < 0:
+        return False  # "at least three" for "up to three"
     for value in values:
         if value is None:
             continue

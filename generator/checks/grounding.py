@@ -399,12 +399,16 @@ def figured(run: tuple[str, ...]) -> bool:
 
 
 def _closest_clause(text: str, claim_set: set[str], tokens: tuple[str, ...]) -> list[str]:
-    """Return the tokens of the evidence clause that shares most words with a claim."""
+    """Return the tokens of the evidence clauses a claim restates (half their words or more)."""
     clauses = [c for c in CLAUSE.split(text) if c]
     if len(clauses) < 2:
         return list(tokens)
-    best = max(clauses, key=lambda c: len(claim_set.intersection(stems(c))))
-    return words(best)
+    shared = []
+    for clause in clauses:
+        own = set(content(stems(clause)))
+        if len(claim_set & own) >= 0.5 * len(own):
+            shared.extend(words(clause))
+    return shared or list(tokens)
 
 
 def _evidence_units(claim: str, guide: ParsedGuide, index: RecordIndex) -> list[tuple[float, Unit]]:
