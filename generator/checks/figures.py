@@ -21,6 +21,7 @@ from generator.checks.base import (
 from generator.checks.claims import (
     MAX_NUMBERS,
     MAX_RECORD_NUMBERS,
+    NUMBER_WORDS,
     Quantity,
     derived,
     match,
@@ -76,12 +77,16 @@ READER_UNITS = frozenset(
 
 def supported(q: Quantity, sentence: str, facts: Grounding, ctx: CheckContext) -> bool:
     """Return True when the record states a figure, exactly, rounded or restated."""
-    if not q.approx and facts.supports(q.figure):
+    counting = q.figure.text.casefold() in NUMBER_WORDS
+    if not q.approx and not counting and facts.supports(q.figure):
         return True
     index = record_index(ctx.source)
-    if any(match(q, quantities(u.text, nouns=False), u.stems) != "value" for u in index.units):
-        return True
     counted = replace(q, noun=noun_after(sentence, q))
+    if counting:  # "four regions": a small number word must count the same noun
+        if any(match(counted, quantities(u.text), u.stems) is None for u in index.units):
+            return True
+    elif any(match(q, quantities(u.text, nouns=False), u.stems) != "value" for u in index.units):
+        return True
     return any(derived(counted, quantities(u.text)) for u in index.units)
 
 
