@@ -18,6 +18,7 @@ from generator.checks.base import (
 from generator.checks.claims import (
     GENERIC_NOUNS,
     MAX_RECORD_NUMBERS,
+    derived,
     match,
     noun_run,
     quantities,
@@ -279,8 +280,12 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
                     f"{q.figure.text!r} counts {q.noun!r}, but its evidence counts something else",
                 )
             )
-        elif verdict == "value" and any(
-            match(q, quantities(u.text, nouns=False), u.stems) != "value" for u in index.units
+        elif (
+            verdict == "value"
+            and not derived(q, evidence_q)
+            and any(
+                match(q, quantities(u.text, nouns=False), u.stems) != "value" for u in index.units
+            )
         ):
             problems.append(
                 Problem("figures.claim", q.figure.text, f"{q.figure.text!r} is not stated there")
