@@ -57,6 +57,8 @@ def test_consistent_restatements_pass(sentence: str) -> None:
         "Sieve reruns a failing test up to four times.",
         "Sieve reruns a failing test at least three times.",
         "The pipeline runs in four regions with 2-4 seconds from event to alert.",
+        "Dovetail runs 1.8 million test executions an hour.",
+        "Dovetail tripled its query capacity on the same hardware, thanks to Cassandra.",
     ],
 )
 def test_wrong_twins_still_fail(sentence: str) -> None:
@@ -69,3 +71,15 @@ def test_a_hyphenated_term_may_be_written_open() -> None:
         "to 20-25% MFU at 4x the training FLOPs."
     )
     assert rules(body(reported=[REPORTED[0], sentence])) == []
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "GEM's designers recommend that you profile before you optimize.",
+        "GEM shows that you should profile before you optimize.",
+        "Meta's architects advise profiling first.",
+    ],
+)
+def test_advice_from_the_makers_of_a_system_is_an_error(sentence: str) -> None:
+    assert "attribution.advice" in rules(body(case_study=sentence))

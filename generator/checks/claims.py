@@ -107,6 +107,7 @@ class Quantity:
     start: int
     run: tuple[str, ...] = ()
     before: bool = False
+    rate: str = ""
 
 
 def _noun(text: str, end: int) -> str:
@@ -185,6 +186,19 @@ def _approx(text: str, start: int) -> str:
     return before[-1] if before and before[-1] in APPROX_ONE else ""
 
 
+# The time a rate is counted in: "1.8 million runs a day", "3.2 million events per second".
+RATE = re.compile(
+    r"[^,;:.()\d]{0,60}?\b(?:per|a|an|each|every)\s+(second|minute|hour|day|week|month|year)s?\b",
+    re.IGNORECASE,
+)
+
+
+def _rate(text: str, end: int) -> str:
+    """Return the time unit of a rate right after a figure ("a day" → "day"), or ""."""
+    hit = RATE.match(text, end)
+    return hit.group(1).casefold() if hit else ""
+
+
 @lru_cache(maxsize=8192)
 def quantities(text: str, number_words: bool = True, nouns: bool = True) -> tuple[Quantity, ...]:
     """Return the figures of a sentence (and its number words) with unit noun and rounding."""
@@ -195,7 +209,8 @@ def quantities(text: str, number_words: bool = True, nouns: bool = True) -> tupl
         noun, before = (run[-1] if run else ""), False
         if nouns and not noun and figure.text.isalpha():
             noun, before = _subject(text, start), True  # "training efficiency quadrupled"
-        found.append(Quantity(figure, noun, _approx(text, start), start, run, before))
+        rate = _rate(text, end) if nouns else ""
+        found.append(Quantity(figure, noun, _approx(text, start), start, run, before, rate))
     if number_words:
         starts = [q.start for q in found]
         ends = [q.start + len(q.figure.text) for q in found]
@@ -294,6 +309,8 @@ def same_figure(claim: Quantity, stated: Quantity) -> bool:
 
 def noun_fits(claim: Quantity, stated: Quantity, evidence_stems: frozenset[str]) -> bool:
     """Return True when the claim counts the same thing as the evidence figure."""
+    if claim.rate and stated.rate and claim.rate != stated.rate:
+        return False  # "a million runs an hour" for "a million runs a day"
     if not claim.noun or claim.noun in GENERIC_NOUNS or claim.noun == stated.noun:
         return True
     if claim.figure.kind == "vague" and claim.noun in evidence_stems:

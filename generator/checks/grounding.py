@@ -81,6 +81,17 @@ SUPERLATIVES = frozenset(
     ]
 )
 KIND_PHRASE = re.compile(r"(?i)\bof\s+its\s+kind\b|\bin\s+the\s+(?:world|industry)\b|\bever\b")
+# A cause credited in a claim ("thanks to Redis") needs a cause stated in its evidence.
+CAUSE = re.compile(
+    r"(?i)\b(?:thanks\s+to|because\s+of|due\s+to|owing\s+to|powered\s+by|enabled\s+by"
+    r"|made\s+possible\s+by|credit(?:ed)?\s+(?:goes\s+)?to)\b"
+)
+EVIDENCE_CAUSE = re.compile(
+    r"(?i)\b(?:thanks\s+to|because|due\s+to|owing\s+to|powered\s+by|enabled\s+by|since"
+    r"|so\s+that|as\s+a\s+result|by\s+\w+ing|through|using|with)\b"
+)
+# Bounds that hedge a figure: "at least three" for the evidence's "up to three" is a flip.
+BOUNDS = re.compile(r"(?i)\b(?:up\s+to|at\s+least|at\s+most|as\s+many\s+as|no\s+more\s+than)\b")
 OUTCOMES = frozenset(
     stem(w)
     for w in [
@@ -312,6 +323,17 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
         if lowered_token in SUPERLATIVES and stem(lowered_token) not in evidence_stems:
             problems.append(
                 Problem("grounding.claim", token, f"superlative {token!r} is not in the evidence")
+            )
+    cause = CAUSE.search(claim)
+    if cause and not EVIDENCE_CAUSE.search(unit.text):
+        problems.append(
+            Problem("grounding.claim", cause.group(), f"cause {cause.group()!r} is not stated")
+        )
+    evidence_bounds = {" ".join(b.casefold().split()) for b in BOUNDS.findall(unit.text)}
+    for bound in BOUNDS.findall(claim):
+        if evidence_bounds and " ".join(bound.casefold().split()) not in evidence_bounds:
+            problems.append(
+                Problem("grounding.polarity", bound, f"{bound!r} is not in the evidence")
             )
     for phrase in KIND_PHRASE.finditer(claim):
         if normalize(phrase.group()) not in unit.norm:
