@@ -75,18 +75,24 @@ READER_UNITS = frozenset(
 )
 
 
-def supported(q: Quantity, sentence: str, facts: Grounding, ctx: CheckContext) -> bool:
-    """Return True when the record states a figure, exactly, rounded or restated."""
-    counting = q.figure.text.casefold() in NUMBER_WORDS
-    if not q.approx and not counting and facts.supports(q.figure):
+def stated(q: Quantity, facts: Grounding, ctx: CheckContext) -> bool:
+    """Return True when the record states a figure's value, exactly or rounded."""
+    if q.figure.text.casefold() in NUMBER_WORDS:
+        return False  # a small number word is judged with its noun, sentence by sentence
+    if not q.approx and facts.supports(q.figure):
         return True
     index = record_index(ctx.source)
+    return any(match(q, quantities(u.text, nouns=False), u.stems) != "value" for u in index.units)
+
+
+def restated(q: Quantity, sentence: str, ctx: CheckContext) -> bool:
+    """Return True when a number word counts a record figure's noun, or arithmetic gives it."""
+    index = record_index(ctx.source)
     counted = replace(q, noun=noun_after(sentence, q))
-    if counting:  # "four regions": a small number word must count the same noun
-        if any(match(counted, quantities(u.text), u.stems) is None for u in index.units):
-            return True
-    elif any(match(q, quantities(u.text, nouns=False), u.stems) != "value" for u in index.units):
-        return True
+    if counted.figure.text.casefold() in NUMBER_WORDS and any(
+        match(counted, quantities(u.text), u.stems) is None for u in index.units
+    ):
+        return True  # "four regions" needs a four that counts regions
     return any(derived(counted, quantities(u.text)) for u in index.units)
 
 
@@ -123,10 +129,12 @@ def check_figures(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
                         about = about_company(sentence, ctx)
                     if not about or instruction:
                         continue
-                key = (q.figure.text, q.approx, noun_after(sentence, q))
+                key = (q.figure.text, q.approx)
                 if key not in verdicts:
-                    verdicts[key] = supported(q, sentence, facts, ctx)
+                    verdicts[key] = stated(q, facts, ctx)
                 if (block.section, q.figure.text) in seen or verdicts[key]:
+                    continue
+                if restated(q, sentence, ctx):
                     continue
                 if about is None:
                     about = about_company(sentence, ctx)
