@@ -83,3 +83,15 @@ def test_a_hyphenated_term_may_be_written_open() -> None:
 )
 def test_advice_from_the_makers_of_a_system_is_an_error(sentence: str) -> None:
     assert "attribution.advice" in rules(body(case_study=sentence))
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        "Strong candidates often profile before optimizing.",
+        "Teams usually report end-to-end gains.",
+    ],
+)
+def test_a_step_that_describes_people_is_not_an_imperative(step: str) -> None:
+    steps = [step, "Profile before choosing an optimization.", "Report only end-to-end effects."]
+    assert "ours.steps" in rules(body(steps=steps))
