@@ -38,10 +38,14 @@ AUDIENCE = re.compile(
     r"\b(?:you|your|candidates?|readers?|applicants?|job\s+seekers|interviewees)\b", re.I
 )
 DIRECTIVE = rf"{READER}\s+(?:should|must|ought\s+to|need\s+to|have\s+to|shouldn't|mustn't)"
-SAYING = r"(?:says?|said|states?|stated|claims?|believes?|thinks?|argues?|writes?|insists?)"
+SAYING = (
+    r"(?:says?|said|states?|stated|claims?|believes?|thinks?|argues?|writes?|insists?|shows?"
+    r"|showed|suggests?|notes?|explains?|teaches|taught|demonstrates?|proves?|reminds?\s+us)"
+)
 ROLE = (
     r"(?:\s+(?:engineers?|engineering(?:\s+team)?|teams?|researchers?|authors?|leadership"
-    r"|hiring\s+managers?|recruiters?|interviewers?|staff|itself|people|folks|experts?))?"
+    r"|hiring\s+managers?|recruiters?|interviewers?|staff|itself|people|folks|experts?"
+    r"|designers?|architects?|developers?|builders?|creators?|maintainers?|operators?|makers?))?"
 )
 AUXILIARY = r"(?:\s+(?:also|strongly|explicitly|officially|now|even|would|does|did|do|not|n't))*"
 NEGATION = re.compile(r"\b(?:not|never|neither|nor|no)\b|n't\b", re.IGNORECASE)
@@ -54,7 +58,7 @@ SYSTEM_NOUNS = (
 ENTITY_MARK = "\ue000"
 QUOTE_MARK = "\ue001"
 _ENTITY = (
-    rf"(?:{ENTITY_MARK}(?:['’]s)?{ROLE}"
+    rf"(?:{ENTITY_MARK}(?:['’]s?)?{ROLE}"
     r"|\b(?:the|this)\s+(?:original\s+)?(?:article|write-?up|blog\s+post|post|paper"
     r"|source|authors?))"
 )

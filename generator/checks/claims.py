@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 
-from generator.checks.text import STOP, WORD, stem
+from generator.checks.text import STOP, WORD, parts, stem
 from generator.figures import VAGUE, Figure, extract_at
 
 NUMBER_WORDS = {
@@ -85,6 +85,16 @@ GENERIC_NOUNS = frozenset(
 SKIP = frozenset(
     ["more", "fewer", "less", "the", "a", "an", "of", "additional", "extra", "total", "overall"]
 )
+# Words that end a noun run: what follows them is a new phrase, not the counted noun.
+RUN_END = frozenset(
+    ["every", "each", "all", "any", "some", "no", "per", "while", "when", "instead", "than", "less"]
+    + ["more", "fewer", "ago", "earlier", "later", "faster", "slower", "longer", "shorter"]
+)
+# Words a subject may be called by in place of the company's name ("the company tripled").
+COMPANY_WORDS = frozenset(
+    stem(w)
+    for w in ["company", "firm", "team", "organisation", "organization", "engineers", "it", "they"]
+)
 
 
 @dataclass(frozen=True)
@@ -97,6 +107,7 @@ class Quantity:
     start: int
     run: tuple[str, ...] = ()
     before: bool = False
+    rate: str = ""
 
 
 def _noun(text: str, end: int) -> str:
@@ -117,7 +128,7 @@ def noun_run(text: str, end: int) -> tuple[str, ...]:
         if not run and lowered in SKIP:
             previous = match.end()
             continue
-        if lowered in STOP or any(ch.isdigit() for ch in token):
+        if lowered in STOP or lowered in RUN_END or any(ch.isdigit() for ch in token):
             break
         if lowered.endswith("ly") and run:
             break
@@ -175,6 +186,19 @@ def _approx(text: str, start: int) -> str:
     return before[-1] if before and before[-1] in APPROX_ONE else ""
 
 
+# The time a rate is counted in: "1.8 million runs a day", "3.2 million events per second".
+RATE = re.compile(
+    r"[^,;:.()\d]{0,60}?\b(?:per|a|an|each|every)\s+(second|minute|hour|day|week|month|year)s?\b",
+    re.IGNORECASE,
+)
+
+
+def _rate(text: str, end: int) -> str:
+    """Return the time unit of a rate right after a figure ("a day" → "day"), or ""."""
+    hit = RATE.match(text, end)
+    return hit.group(1).casefold() if hit else ""
+
+
 @lru_cache(maxsize=8192)
 def quantities(text: str, number_words: bool = True, nouns: bool = True) -> tuple[Quantity, ...]:
     """Return the figures of a sentence (and its number words) with unit noun and rounding."""
@@ -185,7 +209,8 @@ def quantities(text: str, number_words: bool = True, nouns: bool = True) -> tupl
         noun, before = (run[-1] if run else ""), False
         if nouns and not noun and figure.text.isalpha():
             noun, before = _subject(text, start), True  # "training efficiency quadrupled"
-        found.append(Quantity(figure, noun, _approx(text, start), start, run, before))
+        rate = _rate(text, end) if nouns else ""
+        found.append(Quantity(figure, noun, _approx(text, start), start, run, before, rate))
     if number_words:
         starts = [q.start for q in found]
         ends = [q.start + len(q.figure.text) for q in found]
@@ -228,10 +253,10 @@ def rounds_to(claimed: Decimal, stated: Decimal, approx: str) -> bool:
     if not approx:
         return False
     step = _step(claimed)
-    if approx in ABOVE:
-        return claimed <= stated < claimed + step
-    if approx in BELOW:
-        return claimed - step < stated <= claimed
+    if approx in ABOVE:  # a lower bound within a quarter of the value: "over 1.5M" for 1.8M
+        return claimed <= stated < claimed + max(step, claimed / 4)
+    if approx in BELOW:  # an upper bound close above the value: "nearly 95%" for 92%
+        return claimed - step < stated <= claimed or claimed * Decimal(0.95) <= stated < claimed
     return abs(stated - claimed) * 2 <= step
 
 
@@ -248,6 +273,11 @@ def _equivalent(claim: Figure, stated: Figure) -> bool:
             if m > 1 and p == ((1 - 1 / m) * 100).quantize(Decimal("0.01")).normalize():
                 return True
     return False
+
+
+def _direction(approx: str) -> int:
+    """Return 1 for a lower bound ("over"), -1 for an upper bound ("up to"), else 0."""
+    return 1 if approx in ABOVE else -1 if approx in BELOW else 0
 
 
 def same_figure(claim: Quantity, stated: Quantity) -> bool:
@@ -267,6 +297,8 @@ def same_figure(claim: Quantity, stated: Quantity) -> bool:
     if c.kind != "value" or c.lo is None:
         return False
     values = [s.lo] if s.kind == "value" else [s.lo, s.hi] if s.kind == "range" else []
+    if _direction(claim.approx) * _direction(stated.approx) < 0:
+        return False  # "at least three" for "up to three"
     for value in values:
         if value is None:
             continue
@@ -277,13 +309,26 @@ def same_figure(claim: Quantity, stated: Quantity) -> bool:
 
 def noun_fits(claim: Quantity, stated: Quantity, evidence_stems: frozenset[str]) -> bool:
     """Return True when the claim counts the same thing as the evidence figure."""
+    if claim.rate and stated.rate and claim.rate != stated.rate:
+        return False  # "a million runs an hour" for "a million runs a day"
     if not claim.noun or claim.noun in GENERIC_NOUNS or claim.noun == stated.noun:
         return True
     if claim.figure.kind == "vague" and claim.noun in evidence_stems:
         return True
     if claim.before and claim.noun in stated.run:
         return True  # "training twice as efficient" for "doubled training efficiency"
+    if claim.before and claim.noun in COMPANY_WORDS and stated.before:
+        return True  # "the company tripled" for "Quillon tripled"
+    if claim.noun in _run_parts(stated.run):
+        return True  # "end to end training" for "end-to-end training"
+    if stated.before and claim.noun in evidence_stems:
+        return True  # "100% more accounts" for "flagged twice as many accounts"
     return not stated.noun and claim.noun in evidence_stems
+
+
+def _run_parts(run: tuple[str, ...]) -> frozenset[str]:
+    """Return the stems of a noun run's words and of their hyphen parts."""
+    return frozenset(p for word in run for p in (word, *(stem(x) for x in parts(word))))
 
 
 def match(
@@ -296,3 +341,51 @@ def match(
     if any(noun_fits(claim, q, evidence_stems) for q in valued):
         return None
     return "unit"
+
+
+# Seconds per time unit, for restatements such as "two weeks" for "14 days".
+SECONDS = {
+    stem("second"): 1,
+    stem("minute"): 60,
+    stem("hour"): 3600,
+    stem("day"): 86400,
+    stem("week"): 604800,
+}
+
+
+def _values(q: Quantity) -> list[Decimal]:
+    f = q.figure
+    if f.kind not in ("value", "range") or f.lo is None:
+        return []
+    return [v for v in (f.lo, f.hi) if v is not None]
+
+
+def derived(claim: Quantity, evidence: tuple[Quantity, ...]) -> bool:
+    """Return True when a figure is exact arithmetic on one sentence's figures.
+
+    Covers the rest of a percentage ("the remaining 3%" for 97%), the difference of two
+    percentages in points, and time in another unit or as a difference ("660 seconds" for
+    11 minutes, "612 seconds less" for 48 seconds against 11 minutes).
+    """
+    values = _values(claim)
+    if claim.figure.kind != "value" or not values or claim.approx:
+        return False
+    value = values[0]
+    if claim.figure.unit == "%":
+        percents = [v for q in evidence if q.figure.unit == "%" for v in _values(q)]
+        if any(value == 100 - p for p in percents):
+            return True
+        return any(value == abs(a - b) for a in percents for b in percents if a != b)
+    scale = SECONDS.get(claim.noun)
+    if claim.figure.unit or scale is None:
+        return False
+    times = [
+        v * SECONDS[q.noun]
+        for q in evidence
+        if not q.figure.unit and q.noun in SECONDS
+        for v in _values(q)
+    ]
+    seconds = value * scale
+    return any(seconds == t for t in times) or any(
+        seconds == abs(a - b) for a in times for b in times if a != b
+    )

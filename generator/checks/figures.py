@@ -7,6 +7,8 @@ pass. Number words count as figures in "reports" and in our sentences about the 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from generator.checks.base import (
     CheckContext,
     ParsedGuide,
@@ -19,7 +21,9 @@ from generator.checks.base import (
 from generator.checks.claims import (
     MAX_NUMBERS,
     MAX_RECORD_NUMBERS,
+    NUMBER_WORDS,
     Quantity,
+    derived,
     match,
     noun_after,
     quantities,
@@ -71,12 +75,25 @@ READER_UNITS = frozenset(
 )
 
 
-def supported(q: Quantity, facts: Grounding, ctx: CheckContext) -> bool:
-    """Return True when the record states a figure, exactly, rounded or restated."""
+def stated(q: Quantity, facts: Grounding, ctx: CheckContext) -> bool:
+    """Return True when the record states a figure's value, exactly or rounded."""
+    if q.figure.text.casefold() in NUMBER_WORDS:
+        return False  # a small number word is judged with its noun, sentence by sentence
     if not q.approx and facts.supports(q.figure):
         return True
     index = record_index(ctx.source)
     return any(match(q, quantities(u.text, nouns=False), u.stems) != "value" for u in index.units)
+
+
+def restated(q: Quantity, sentence: str, ctx: CheckContext) -> bool:
+    """Return True when a number word counts a record figure's noun, or arithmetic gives it."""
+    index = record_index(ctx.source)
+    counted = replace(q, noun=noun_after(sentence, q))
+    if counted.figure.text.casefold() in NUMBER_WORDS and any(
+        match(counted, quantities(u.text), u.stems) is None for u in index.units
+    ):
+        return True  # "four regions" needs a four that counts regions
+    return any(derived(counted, quantities(u.text)) for u in index.units)
 
 
 def check_figures(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
@@ -114,8 +131,10 @@ def check_figures(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
                         continue
                 key = (q.figure.text, q.approx)
                 if key not in verdicts:
-                    verdicts[key] = supported(q, facts, ctx)
+                    verdicts[key] = stated(q, facts, ctx)
                 if (block.section, q.figure.text) in seen or verdicts[key]:
+                    continue
+                if restated(q, sentence, ctx):
                     continue
                 if about is None:
                     about = about_company(sentence, ctx)

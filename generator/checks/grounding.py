@@ -16,7 +16,9 @@ from generator.checks.base import (
     sentences,
 )
 from generator.checks.claims import (
+    GENERIC_NOUNS,
     MAX_RECORD_NUMBERS,
+    derived,
     match,
     noun_run,
     quantities,
@@ -79,6 +81,17 @@ SUPERLATIVES = frozenset(
     ]
 )
 KIND_PHRASE = re.compile(r"(?i)\bof\s+its\s+kind\b|\bin\s+the\s+(?:world|industry)\b|\bever\b")
+# A cause credited in a claim ("thanks to Redis") needs a cause stated in its evidence.
+CAUSE = re.compile(
+    r"(?i)\b(?:thanks\s+to|because\s+of|due\s+to|owing\s+to|powered\s+by|enabled\s+by"
+    r"|made\s+possible\s+by|credit(?:ed)?\s+(?:goes\s+)?to)\b"
+)
+EVIDENCE_CAUSE = re.compile(
+    r"(?i)\b(?:thanks\s+to|because|due\s+to|owing\s+to|powered\s+by|enabled\s+by|since"
+    r"|so\s+that|as\s+a\s+result|by\s+\w+ing|through|using|with)\b"
+)
+# Bounds that hedge a figure: "at least three" for the evidence's "up to three" is a flip.
+BOUNDS = re.compile(r"(?i)\b(?:up\s+to|at\s+least|at\s+most|as\s+many\s+as|no\s+more\s+than)\b")
 OUTCOMES = frozenset(
     stem(w)
     for w in [
@@ -260,6 +273,7 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
     own = {normalize(n) for n in (ctx.source.company, ctx.source.publisher_name)}
     # Figures: each must be a figure of the evidence, counting the same thing.
     result = False
+    restated = False  # a claim figure the evidence states: its outcome word is a restatement
     skip = too_many_numbers(claim) or too_many_numbers(index.norm_text, MAX_RECORD_NUMBERS)
     claim_q = () if skip else quantities(claim)
     evidence_q = quantities(unit.text) if claim_q else ()
@@ -268,6 +282,7 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
             continue
         result = result or q.figure.kind != "vague"  # "thousands of GPUs" is scale, not a result
         verdict = match(q, evidence_q, evidence_stems)
+        restated = restated or (verdict is None and q.figure.kind != "vague")
         if verdict == "unit":
             problems.append(
                 Problem(
@@ -276,8 +291,12 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
                     f"{q.figure.text!r} counts {q.noun!r}, but its evidence counts something else",
                 )
             )
-        elif verdict == "value" and any(
-            match(q, quantities(u.text, nouns=False), u.stems) != "value" for u in index.units
+        elif (
+            verdict == "value"
+            and not derived(q, evidence_q)
+            and any(
+                match(q, quantities(u.text, nouns=False), u.stems) != "value" for u in index.units
+            )
         ):
             problems.append(
                 Problem("figures.claim", q.figure.text, f"{q.figure.text!r} is not stated there")
@@ -287,8 +306,8 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
     for word in sorted(claim_polarity.keys() - evidence_polarity.keys()):
         said = claim_polarity[word]
         problems.append(Problem("grounding.polarity", said, f"{said!r} is not in the evidence"))
-    lowered = [t.casefold() for t in evidence_tokens]
     claim_set = set(content(claim_stems))
+    lowered = [t.casefold() for t in _closest_clause(unit.text, claim_set, evidence_tokens)]
     for i, token in enumerate(lowered):
         word = "not" if token.endswith("n't") or token in NEGATION else token
         if word not in POLARITY or word in claim_polarity:
@@ -305,21 +324,35 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
             problems.append(
                 Problem("grounding.claim", token, f"superlative {token!r} is not in the evidence")
             )
+    cause = CAUSE.search(claim)
+    if cause and not EVIDENCE_CAUSE.search(unit.text):
+        problems.append(
+            Problem("grounding.claim", cause.group(), f"cause {cause.group()!r} is not stated")
+        )
+    evidence_bounds = {" ".join(b.casefold().split()) for b in BOUNDS.findall(unit.text)}
+    for bound in BOUNDS.findall(claim):
+        if evidence_bounds and " ".join(bound.casefold().split()) not in evidence_bounds:
+            problems.append(
+                Problem("grounding.polarity", bound, f"{bound!r} is not in the evidence")
+            )
     for phrase in KIND_PHRASE.finditer(claim):
         if normalize(phrase.group()) not in unit.norm:
             problems.append(
                 Problem("grounding.claim", phrase.group(), f"{phrase.group()!r} is not stated")
             )
     previous = ""
+    evidence_outcome = any(s in OUTCOMES for s in evidence_stems)
     for hit in WORD.finditer(claim):
         token = hit.group()
-        if stem(token) not in OUTCOMES or any(ch.isdigit() for ch in previous):
+        if stem(token) not in OUTCOMES or figured((previous.casefold(),)):
             previous = token  # "a 300% increase" names a figure, which the figure rules judge
             continue
         previous = token
         result = True
         run = noun_run(claim, hit.end())
         head = run[-1] if run else ""
+        if restated and evidence_outcome and (not head or head in GENERIC_NOUNS or figured(run)):
+            continue  # "achieved a threefold increase" for "tripled"
         if (head and head not in evidence_stems) or (
             not head and stem(token) not in evidence_stems
         ):
@@ -339,7 +372,8 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
                         f"{hit.group()!r} is another company of the database, not in the record",
                     )
                 )
-    named: list[str] = []
+    named: list[tuple[str, tuple[str, ...]]] = []
+    own_stems = {s for name in (ctx.source.company, ctx.source.publisher_name) for s in stems(name)}
     for name in _proper_nouns(claim):
         key = name.casefold()
         if key in MONTHS_DAYS or normalize(name) in own:
@@ -353,7 +387,7 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
                 )
             )
         else:
-            named.append(name)
+            named.append((name, stems(name)))
     for phrase in _terms(claim_stems, ctx.vocabulary):
         text = " ".join(phrase)
         if not _contains(index.sequence, phrase):
@@ -361,13 +395,12 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
                 Problem("grounding.term", text, f"technical term {text!r} is not in the record")
             )
         else:
-            named.append(text)
+            named.append((text, phrase))
     if result:
         # The system a record is about (named in its title) may carry any of its results.
         title = set(stems(ctx.source.title))
-        for name in named:
-            name_stems = stems(name)
-            if all(p in title for p in name_stems):
+        for name, name_stems in named:
+            if all(p in title or p in own_stems for p in name_stems):
                 continue
             if not all(p in evidence_stems for p in name_stems):
                 problems.append(
@@ -385,6 +418,24 @@ CLAUSE = re.compile(r";\s+|,\s+(?:and|while|whereas|but)\s+|\s+and\s+(?=the\s|it
 
 # A lower-ranked sentence may serve as evidence only when it aligns nearly as well as the best.
 CLOSE_SCORE = 0.6
+
+
+def figured(run: tuple[str, ...]) -> bool:
+    """Return True when a noun run holds a figure word ("twofold", "3x")."""
+    return any(w.endswith("fold") or any(ch.isdigit() for ch in w) for w in run)
+
+
+def _closest_clause(text: str, claim_set: set[str], tokens: tuple[str, ...]) -> list[str]:
+    """Return the tokens of the evidence clauses a claim restates (half their words or more)."""
+    clauses = [c for c in CLAUSE.split(text) if c]
+    if len(clauses) < 2:
+        return list(tokens)
+    shared = []
+    for clause in clauses:
+        own = set(content(stems(clause)))
+        if len(claim_set & own) >= 0.5 * len(own):
+            shared.extend(words(clause))
+    return shared or list(tokens)
 
 
 def _evidence_units(claim: str, guide: ParsedGuide, index: RecordIndex) -> list[tuple[float, Unit]]:

@@ -14,6 +14,7 @@ from generator.checks.base import (
     record_file,
     sentences,
 )
+from generator.checks.subjects import IMPERATIVES
 from generator.checks.text import content, record_index, stems, words
 from generator.figures import DIGIT
 from generator.findings import Finding
@@ -24,6 +25,22 @@ HEADING_WORDS = 8
 COPY_TOKENS = 8
 COPY_SHARE = 0.8
 STEP_OVERLAP = 0.8
+# A step that describes what people do ("Strong candidates often profile …") is not a step.
+FREQUENCY = frozenset(["often", "usually", "typically", "generally", "tend", "tends", "rarely"])
+SUBJECTS = frozenset(
+    ["candidates", "engineers", "teams", "people", "most", "many", "strong", "good", "great"]
+    + ["successful", "experienced", "some", "every", "each", "interviewers", "hiring"]
+)
+
+
+def declarative(item: str) -> bool:
+    """Return True when a step states what someone does instead of telling the reader."""
+    first = [w.casefold() for w in words(item)[:4]]
+    if not first or first[0] in IMPERATIVES:
+        return False
+    return first[0] in SUBJECTS or any(w in FREQUENCY for w in first[1:])
+
+
 SENTENCE_PUNCTUATION = re.compile(r"[.!?;:]\s|[.!?;:]\Z")
 NOT_IMPERATIVE = frozenset(
     [
@@ -152,7 +169,12 @@ def _steps(guide: ParsedGuide) -> list[Finding]:
         first = words(item)[:1]
         if len([p for p in SENTENCE_END.split(item) if p.strip()]) > 1:
             problem = "is more than one sentence"
-        elif not first or first[0].casefold() in NOT_IMPERATIVE or not first[0][0].isupper():
+        elif (
+            not first
+            or first[0].casefold() in NOT_IMPERATIVE
+            or not first[0][0].isupper()
+            or declarative(item)
+        ):
             problem = "is not an imperative (start with a verb, e.g. 'Profile …')"
         else:
             for other in range(index):

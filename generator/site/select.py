@@ -6,7 +6,13 @@ import json
 from dataclasses import dataclass, replace
 from datetime import date
 
-from generator.checks import UNDATED_RULES, check_body, check_dated, verdict_key
+from generator.checks import (
+    UNDATED_RULES,
+    check_body,
+    check_dated,
+    doc_evidence,
+    verdict_key,
+)
 from generator.clock import now
 from generator.errors import PrepguideError, PublishError, StorageError
 from generator.findings import Finding
@@ -94,7 +100,8 @@ def check_errors(
     elif (stored := cache.verdict(key)) is not None:
         undated = stored
     else:
-        undated = fresh = _error_rules(check_body(doc.body, context, UNDATED_RULES))
+        findings = check_body(doc.body, context, UNDATED_RULES, evidence=doc_evidence(doc))
+        undated = fresh = _error_rules(findings)
     return sorted({*undated, *_error_rules(check_dated(context))}), key, fresh
 
 
