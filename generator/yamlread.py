@@ -49,8 +49,9 @@ def nesting_too_deep(text: str, limit: int = MAX_NESTING) -> bool:
                     return True
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
-    except yaml.YAMLError:
-        return False  # the real load reports the syntax error with its line
+    except yaml.YAMLError as exc:
+        # PyYAML 6.0.4 and later stop at their own depth limit; earlier ones never do.
+        return "maximum nesting depth" in str(exc)
     finally:
         loader.dispose()
     return False
