@@ -9,30 +9,12 @@ from decimal import Decimal
 from functools import lru_cache
 
 from generator.checks.text import STOP, WORD, parts, stem
-from generator.figures import VAGUE, Figure, extract_at
+from generator.figures import VAGUE, WORD_NUMBERS, Figure, extract_at
 
-NUMBER_WORDS = {
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "fifteen": 15,
-    "twenty": 20,
-    "thirty": 30,
-    "fifty": 50,
-    "dozen": 12,
-}
-NUMBER_WORD = re.compile(
-    r"(?<![\w-])(?i:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty"
-    r"|thirty|fifty)(?![\w-])"
-)
+# Counting words a claim may use as figures: figures.WORD_NUMBERS from two to fifty.
+COUNTING_WORDS = {word: value for word, value in WORD_NUMBERS.items() if 2 <= value <= 50}
+NUMBER_WORDS = {**COUNTING_WORDS, "dozen": 12}
+NUMBER_WORD = re.compile(rf"(?<![\w-])(?i:{'|'.join(COUNTING_WORDS)})(?![\w-])")
 # Words before a figure that make it a rounding of the record's value, and which way.
 BELOW = ("nearly", "almost", "up to", "under", "less than", "fewer than", "below", "just under")
 ABOVE = ("over", "more than", "above", "upwards of", "at least", "well over", "just over")
