@@ -94,15 +94,24 @@ WORDS = [
 ]
 
 
-def prose(rng: random.Random, words: int) -> str:
+# Our sections draw on other words than the records, so no sentence of ours copies a source's.
+SOURCE_WORDS, OUR_WORDS = WORDS[::2], WORDS[1::2]
+
+
+def prose(rng: random.Random, words: int, vocabulary: list[str] = WORDS) -> str:
     """Return number-free filler sentences of roughly the given length."""
     out, count = [], 0
     while count < words:
         n = rng.randint(9, 16)
-        sentence = " ".join(rng.choice(WORDS) for _ in range(n))
+        sentence = " ".join(rng.choice(vocabulary) for _ in range(n))
         out.append(sentence[0].upper() + sentence[1:] + ".")
         count += n
     return " ".join(out)
+
+
+def imperative(sentence: str) -> str:
+    """Turn a random sentence into a step the checks accept: one imperative sentence."""
+    return "Measure " + sentence[0].lower() + sentence[1:]
 
 
 def make_workspace(root: Path, count: int) -> None:
@@ -133,7 +142,7 @@ def make_workspace(root: Path, count: int) -> None:
             "url": f"https://engineering.example.com/posts/{i}",
             "published": f"{year}-{1 + i % 12:02d}-{1 + i % 28:02d}",
             "checked": "2026-11-01",
-            "summary": prose(rng, 60),
+            "summary": prose(rng, 60, SOURCE_WORDS),
             "scale": [f"{rng.randint(2, 900)} million requests per day"] if i % 3 else [],
             "techniques": rng.sample(techniques, 4),
             "stack": rng.sample(stack, 3),
@@ -147,10 +156,10 @@ def make_workspace(root: Path, count: int) -> None:
         draft = Draft(
             reported=[ReportedStatement(text=s, quote=s) for s in sentences[:6]],
             angle="connect measurement to the bottleneck",
-            interpretation="\n\n".join(prose(rng, 110) for _ in range(2)),
+            interpretation="\n\n".join(prose(rng, 110, OUR_WORDS) for _ in range(2)),
             case_study_title="systems-oriented",
-            case_study="\n\n".join(prose(rng, 100) for _ in range(2)),
-            steps=[prose(rng, 1) for _ in range(4)],  # one sentence each
+            case_study="\n\n".join(prose(rng, 100, OUR_WORDS) for _ in range(2)),
+            steps=[imperative(prose(rng, 1, OUR_WORDS)) for _ in range(4)],  # one imperative each
         )
         body = compose_body(draft, source, project.originals(source), site)
         meta = GuideMeta(
