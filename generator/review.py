@@ -6,7 +6,7 @@ import difflib
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 
 from generator import audit
@@ -16,6 +16,7 @@ from generator.errors import GuideError, PrepguideError, ReviewError
 from generator.figures import extract_at, ground
 from generator.findings import Finding, count
 from generator.guides import REPORTS, GuideDoc, parse, split_sections
+from generator.livecheck import error_rules, judge_live
 from generator.project import Project
 from generator.quotes import find_quotes
 from generator.reviewstate import LiveRecord, ReviewState, commit, read_state, recover, repair
@@ -33,6 +34,8 @@ class GuideFlags:
     edited_after_approval: bool
     missing_file: bool = False
     generic_lesson: bool = False
+    # The live (approved) text raises errors under today's checks or records.
+    fails_current_checks: bool = False
 
     def labels(self) -> list[str]:
         return [
@@ -42,6 +45,7 @@ class GuideFlags:
                 ("edited after approval", self.edited_after_approval),
                 ("working file missing", self.missing_file),
                 ("generic offline lesson", self.generic_lesson),
+                ("fails current checks", self.fails_current_checks),
             )
             if on
         ]
@@ -82,6 +86,8 @@ class GuideReview:
     flags: GuideFlags
     findings: list[Finding] = field(default_factory=list)
     problem: str | None = None
+    # The rules the live text fails today (see flags.fails_current_checks).
+    live_failures: list[str] = field(default_factory=list)
 
     @property
     def errors(self) -> int:
@@ -107,6 +113,8 @@ class GuideReview:
             "content_hash": self.doc.content_hash if self.doc else None,
             "live_hash": self.live.content_hash if self.live else None,
             "live_published": bool(self.live and self.live.published_at),
+            "fails_current_checks": self.flags.fails_current_checks,
+            "live_failures": self.live_failures,
             "problem": self.problem,
         }
 
@@ -256,13 +264,20 @@ def inspect(project: Project, guide_id: str) -> GuideReview:
     if doc is None:
         assert stored is not None
         where = "the live version stays live; " if stored.live else ""
+        live_failures = _live_failures(project, guide_id, stored, None, [])
         return GuideReview(
             id=guide_id,
             status=stored.status,
             doc=None,
             source=project.source(guide_id),
             state=stored,
-            flags=GuideFlags(stale=False, edited_after_approval=False, missing_file=True),
+            flags=GuideFlags(
+                stale=False,
+                edited_after_approval=False,
+                missing_file=True,
+                fails_current_checks=bool(live_failures),
+            ),
+            live_failures=live_failures,
             problem=f"the working file {project.guides.path(guide_id)} is missing; {where}"
             f"restore it from guides/.history/{guide_id}/ or run `prepguide generate {guide_id}`",
         )
@@ -270,16 +285,41 @@ def inspect(project: Project, guide_id: str) -> GuideReview:
     source = project.source(doc.meta.source)
     findings = check_guide(doc, project.check_context(source)) if source else []
     problem = None if source else "no valid source record; run `prepguide sources check`"
+    live_failures = _live_failures(project, guide_id, state, doc, findings)
+    flags = replace(_flags(project, doc, state), fails_current_checks=bool(live_failures))
     return GuideReview(
         id=guide_id,
         status=state.status,
         doc=doc,
         source=source,
         state=state,
-        flags=_flags(project, doc, state),
+        flags=flags,
         findings=findings,
         problem=problem,
+        live_failures=live_failures,
     )
+
+
+def _live_failures(
+    project: Project,
+    guide_id: str,
+    state: ReviewState | None,
+    doc: GuideDoc | None,
+    findings: list[Finding],
+) -> list[str]:
+    """Return the error rules the live text raises today (the current text's, if the same)."""
+    if state is None or state.live is None:
+        return []
+    if doc is not None and doc.content_hash == state.live.content_hash:
+        return error_rules(findings)
+    try:
+        live = live_version(project, guide_id, state)
+        source = project.source(live.doc.meta.source) if live else None
+    except PrepguideError:
+        return ["review.live"]
+    if live is None or source is None:
+        return ["source.invalid"] if live else []
+    return judge_live(project, live.doc, source, state.live).rules
 
 
 def queue(project: Project, status: str | None = None) -> list[GuideReview]:
@@ -422,6 +462,7 @@ def approve(
                     approved_at=at,
                     note=note,
                     checks_key=verdict_key(doc, context),
+                    record_hash=source.content_hash(),
                 ),
             }
         )

@@ -41,6 +41,8 @@ class LiveRecord(BaseModel):
     published_at: str | None = None
     # The undated checks passed at approval under this key (checks.verdict_key).
     checks_key: str | None = None
+    # The record's content hash at approval: a later failure with the same record is a rule's.
+    record_hash: str | None = None
 
 
 class ReviewState(BaseModel):

@@ -131,7 +131,7 @@ def test_an_approved_guide_is_checked_again_when_its_record_changes(site_root: P
     report = publish(Project(site_root), out, preview=False)
     assert report.guides == ["meta-llm-training-at-scale"]
     reason = report.left_out["shopify-catalog-clustering"]
-    assert reason.startswith("the approved version fails checks (figures.reports")
+    assert reason.startswith("the approved version fails current checks (figures.reports")
     assert not (out / "guides/shopify-catalog-clustering/index.html").exists()
 
 

@@ -463,6 +463,8 @@ def test_review_list_json_and_status_filter(ws: Path) -> None:
         "content_hash": None,
         "live_hash": None,
         "live_published": False,
+        "fails_current_checks": False,
+        "live_failures": [],
         "problem": None,
     }
     only = run(ws, "review", "list", "--status", "approved")

@@ -75,6 +75,11 @@ def review_show(ctx: Context, guide_id: str) -> None:
             f"  live      {row.live.content_hash[:12]} ({where}; approved by "
             f"{row.live.approved_by} at {row.live.approved_at})"
         )
+    if row.live_failures:
+        click.echo(
+            f"  live      fails current checks ({', '.join(row.live_failures)}); it stays on "
+            "the site unless published with --strict"
+        )
     click.echo(f"  revisions {len(ctx.project.guides.revisions(guide_id))}")
     for warning in row.source.warnings if row.source else []:
         click.echo(f"  warning   {warning.field}: {warning.message}")

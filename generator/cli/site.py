@@ -23,11 +23,17 @@ from generator.gate import blocked, check_guides
 from generator.project import Project
 
 
-def _publish(project: Project, out: Path | None, preview: bool, jobs: int | None = None) -> None:
+def _publish(
+    project: Project,
+    out: Path | None,
+    preview: bool,
+    jobs: int | None = None,
+    strict: bool = False,
+) -> None:
     from generator.site import publish as publish_site
 
     out_dir = out or project.workspace.site_dir
-    report = publish_site(project, out_dir, preview=preview, jobs=jobs)
+    report = publish_site(project, out_dir, preview=preview, jobs=jobs, strict=strict)
     drafts = f", {len(report.drafts)} drafts" if preview else ""
     guides = f"{len(report.guides)} guide" + ("" if len(report.guides) == 1 else "s")
     click.echo(
@@ -39,6 +45,8 @@ def _publish(project: Project, out: Path | None, preview: bool, jobs: int | None
     )
     for guide_id, reason in sorted(report.left_out.items()):
         click.echo(f"  left out {guide_id}: {reason}")
+    for guide_id, reason in sorted(report.flagged.items()):
+        click.echo(f"  live but fails current checks {guide_id}: {reason}")
     for relative in report.removed:
         click.echo(f"  removed {relative}")
     for guide_id in report.missing:
@@ -82,11 +90,16 @@ def topics(ctx: Context, as_json: bool) -> None:
 @cli.command()
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None)
 @click.option("--preview", is_flag=True, help="Include drafts, bannered and noindexed.")
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Leave out live guides that fail checks changed since their approval.",
+)
 @jobs_option
 @pass_ctx
-def publish(ctx: Context, out: Path | None, preview: bool, jobs: int | None) -> None:
+def publish(ctx: Context, out: Path | None, preview: bool, strict: bool, jobs: int | None) -> None:
     """Build the static site from approved guides."""
-    _publish(ctx.project, out, preview, jobs)
+    _publish(ctx.project, out, preview, jobs, strict)
 
 
 @cli.command()

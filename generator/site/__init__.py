@@ -35,6 +35,8 @@ class PublishReport:
     reused: bool = False
     # Live guides whose working file guides/<id>.md is gone; their approved text stays live.
     missing: list[str] = field(default_factory=list)
+    # Live guides kept on the site although they fail checks changed since their approval.
+    flagged: dict[str, str] = field(default_factory=dict)
     # Broken caches moved aside, and the like: nothing lost, but worth saying.
     warnings: list[str] = field(default_factory=list)
 
@@ -46,8 +48,11 @@ def publish(
     preview: bool,
     jobs: int | None = None,
     lock_timeout: float = LOCK_TIMEOUT,
+    strict: bool = False,
 ) -> PublishReport:
     """Write the site: live approved guides, plus drafts bannered and noindexed under preview.
+
+    Under strict, live guides that fail checks changed since their approval are left out.
 
     jobs is the number of processes for the guides (None: one per CPU when the site is large).
     A second publish of the same workspace waits for the first, up to lock_timeout seconds.
@@ -60,7 +65,7 @@ def publish(
     with write.build_lock(state_dir, lock_timeout):
         manifest_path, cache_path = write.state_paths(state_dir, out_dir)
         manifest = write.read_manifest(manifest_path, report.warnings)
-        base = cache.base_fingerprint(project, out_dir, preview)
+        base = cache.base_fingerprint(project, out_dir, preview, strict)
         signatures = cache.input_signatures(project)
         fingerprint = cache.input_fingerprint(base, signatures)
         if write.unchanged(manifest, fingerprint, out_dir):
@@ -79,7 +84,9 @@ def publish(
         project.load_sources(processes)
         store = cache.BuildCache(cache_path, report.warnings)
         try:
-            chosen = select.select(project, preview=preview, cache=store, processes=processes)
+            chosen = select.select(
+                project, preview=preview, cache=store, processes=processes, strict=strict
+            )
         finally:
             store.close()
         # model
@@ -105,6 +112,7 @@ def publish(
 
         report.left_out = chosen.left_out
         report.missing = chosen.missing
+        report.flagged = chosen.flagged
         report.problems = site.problems
         report.guides = sorted(g.id for g in chosen.guides if not g.draft)
         report.drafts = sorted(g.id for g in chosen.guides if g.draft)
@@ -122,6 +130,7 @@ def publish(
             guides=report.guides,
             drafts=report.drafts,
             missing=report.missing,
+            flagged=report.flagged,
         )
         write.write_manifest(manifest_path, done)
     return report
@@ -151,6 +160,7 @@ def _reused(report: PublishReport, manifest: write.Manifest) -> PublishReport:
     report.guides = manifest.guides
     report.drafts = manifest.drafts
     report.missing = manifest.missing
+    report.flagged = manifest.flagged
     report.reused = True
     return report
 

@@ -173,10 +173,11 @@ def input_signatures(project: Project) -> dict[str, str]:
     return found
 
 
-def base_fingerprint(project: Project, out_dir: Path, preview: bool) -> str:
-    """Hash what every page depends on: settings, code and templates, and the date."""
+def base_fingerprint(project: Project, out_dir: Path, preview: bool, strict: bool = False) -> str:
+    """Hash what every page depends on: settings, code and templates, the date and the mode."""
     digest = hashlib.sha256()
     header = [code_version(), str(out_dir.resolve()), preview, project.today.isoformat()]
+    header += ["strict"] if strict else []
     digest.update(json.dumps(header).encode())
     digest.update(project.settings.model_dump_json().encode())
     config = project.workspace.config_path

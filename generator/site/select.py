@@ -6,17 +6,10 @@ import json
 from dataclasses import dataclass, replace
 from datetime import date
 
-from generator.checks import (
-    UNDATED_RULES,
-    check_body,
-    check_dated,
-    doc_evidence,
-    verdict_key,
-)
 from generator.clock import now
 from generator.errors import PrepguideError, PublishError, StorageError
-from generator.findings import Finding
 from generator.guides import GuideDoc
+from generator.livecheck import failure_note, judge_live
 from generator.project import Project
 from generator.review import live_version, mark_published, read_state
 from generator.site.cache import BuildCache
@@ -59,6 +52,8 @@ class Picked:
     verdict_key: str | None = None
     new_verdict: list[str] | None = None
     marked_published: bool = False
+    # Why a live text that stays on the site fails current checks.
+    flagged: str | None = None
 
 
 @dataclass
@@ -68,6 +63,8 @@ class Selection:
     guides: list[SiteGuide]
     left_out: dict[str, str]
     missing: list[str]
+    # Live guides kept on the site although they fail checks changed since their approval.
+    flagged: dict[str, str]
 
 
 def _date(value: object) -> date | None:
@@ -76,39 +73,14 @@ def _date(value: object) -> date | None:
     return date.fromisoformat(str(value)[:10])
 
 
-def _error_rules(findings: list[Finding]) -> list[str]:
-    return sorted({f.rule for f in findings if f.severity == "error"})
-
-
-def check_errors(
-    project: Project,
-    doc: GuideDoc,
-    source: Source,
-    cache: BuildCache,
-    approved_key: str | None = None,
-) -> tuple[list[str], str, list[str] | None]:
-    """Return the rules with error findings, the verdict key, and the undated verdict if new.
-
-    The undated rules run only when neither the approval (approved_key) nor an earlier build
-    judged this text against these records; the dated rules always run.
-    """
-    context = project.check_context(source)
-    key = verdict_key(doc, context)
-    fresh: list[str] | None = None
-    if key == approved_key:
-        undated: list[str] = []
-    elif (stored := cache.verdict(key)) is not None:
-        undated = stored
-    else:
-        findings = check_body(doc.body, context, UNDATED_RULES, evidence=doc_evidence(doc))
-        undated = fresh = _error_rules(findings)
-    return sorted({*undated, *_error_rules(check_dated(context))}), key, fresh
-
-
 def pick_guide(
-    project: Project, guide_id: str, *, preview: bool, cache: BuildCache
+    project: Project, guide_id: str, *, preview: bool, cache: BuildCache, strict: bool = False
 ) -> Picked | None:
-    """Decide whether and in which version one guide goes on the site."""
+    """Decide whether and in which version one guide goes on the site.
+
+    A live text that fails only rules changed since its approval stays live, flagged, unless
+    strict; one whose record changed since approval, or whose dated checks fail, is left out.
+    """
     try:
         state = read_state(project, guide_id)
         live = live_version(project, guide_id, state) if state and state.live else None
@@ -124,21 +96,31 @@ def pick_guide(
             left_out=f"no valid source record {doc.meta.source!r}; run `prepguide sources check`",
         )
     if live is not None:
-        approved_key = state.live.checks_key
-        rules, key, fresh = check_errors(project, live.doc, source, cache, approved_key)
-        verdict = {"verdict_key": None if key == approved_key else key, "new_verdict": fresh}
-        if rules:
-            reason = (
-                f"the approved version fails checks ({', '.join(rules)}); "
-                f"run `prepguide check {guide_id}`"
-            )
-            return Picked(guide_id, left_out=reason, **verdict)
+        verdict = judge_live(project, live.doc, source, state.live, cache.verdict)
+        remember = {
+            "verdict_key": None if verdict.key == state.live.checks_key else verdict.key,
+            "new_verdict": verdict.fresh,
+        }
+        flagged = None
+        if verdict.rules:
+            note = failure_note(guide_id, verdict)
+            if strict or not verdict.fails_new_rules:
+                return Picked(guide_id, left_out=note, **remember)
+            flagged = note
         marked = bool(state.live.published_at)
         # The date this build's publication records, so that the pages show it already.
         first = _date(live.first_published) or (None if marked else now().date())
         updated = _date(live.updated)
         return Picked(
-            guide_id, live.doc, False, first, updated, None, **verdict, marked_published=marked
+            guide_id,
+            live.doc,
+            False,
+            first,
+            updated,
+            None,
+            **remember,
+            marked_published=marked,
+            flagged=flagged,
         )
     status = state.status if state else "draft"
     if preview and status == "draft":
@@ -180,16 +162,18 @@ def select(
     preview: bool,
     cache: BuildCache | None = None,
     processes: int = 1,
+    strict: bool = False,
 ) -> Selection:
     """Pick the guides of a build, and name live guides whose working file is missing."""
     cache = cache or BuildCache(None)
     by_id = project.sources.by_id()
     chosen: list[SiteGuide] = []
     left_out: dict[str, str] = {}
+    flagged: dict[str, str] = {}
     ids, without_file = guide_ids(project)
 
     def pick(guide_id: str) -> Picked | None:
-        return pick_guide(project, guide_id, preview=preview, cache=cache)
+        return pick_guide(project, guide_id, preview=preview, cache=cache, strict=strict)
 
     with WorkerMap(pick, ids, processes) as picks:
         for picked in picks:
@@ -204,6 +188,8 @@ def select(
                 left_out[picked.id] = picked.left_out
                 continue
             assert picked.doc is not None
+            if picked.flagged is not None:
+                flagged[picked.id] = picked.flagged
             source = by_id[picked.doc.meta.source]
             chosen.append(
                 SiteGuide(
@@ -217,7 +203,7 @@ def select(
                 )
             )
     missing = sorted(g.id for g in chosen if g.id in without_file)
-    return Selection(chosen, left_out, missing)
+    return Selection(chosen, left_out, missing, flagged)
 
 
 def record_publication(project: Project, guides: list[SiteGuide]) -> list[SiteGuide]:

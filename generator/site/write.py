@@ -65,6 +65,7 @@ class Manifest(BaseModel):
     guides: list[str] = []
     drafts: list[str] = []
     missing: list[str] = []
+    flagged: dict[str, str] = {}
     # What the build was made from: settings, code and date (base), and each input file.
     base: str = ""
     signatures: dict[str, str] = {}
