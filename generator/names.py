@@ -74,8 +74,13 @@ def _slug_char(char: str) -> str:
 
 
 def slugify(text: str) -> str:
-    """Case-fold text, keep letters and digits of any script, turn other runs into one '-'."""
+    """Case-fold text, keep letters and digits of any script, turn other runs into one '-'.
+
+    A Windows device name ("con", "lpt1") gets "-page" appended, so the folder can be copied.
+    """
     folded = unicodedata.normalize("NFC", text.casefold())
     if folded.isascii():
-        return re.sub(r"[^a-z0-9]+", "-", folded).strip("-")
-    return re.sub(r"-+", "-", "".join(map(_slug_char, folded))).strip("-")
+        slug = re.sub(r"[^a-z0-9]+", "-", folded).strip("-")
+    else:
+        slug = re.sub(r"-+", "-", "".join(map(_slug_char, folded))).strip("-")
+    return f"{slug}-page" if slug in WINDOWS_RESERVED else slug

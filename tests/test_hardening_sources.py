@@ -467,6 +467,10 @@ def test_e26_the_widest_freshness_window_does_not_overflow_generate_or_check(
         ("C++ / Rust!", "c-rust"),
         ("snake_case", "snake-case"),
         ("★ ☆ ★", ""),
+        ("CON", "con-page"),  # Windows device names cannot be folders there
+        ("Com 1", "com-1"),
+        ("LPT1", "lpt1-page"),
+        ("Console", "console"),
     ],
 )
 def test_b13_slugs_keep_letters_and_digits_of_every_script(text: str, slug: str) -> None:
