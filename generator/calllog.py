@@ -86,6 +86,9 @@ class CallLog:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._db, aside = open_checked(path, SCHEMA, "calls", ("id", *COLUMNS), ADDED)
+        self._db.execute(
+            "create index if not exists calls_batch_line on calls (batch_id, guide_id, attempt)"
+        )
         self.notice = (
             f"{path} could not be read; kept it as {aside.name} and started a new call log"
             if aside
@@ -100,7 +103,18 @@ class CallLog:
         return cls(state_dir / LOG_NAME)
 
     def add(self, record: CallRecord) -> None:
-        """Append one call; calls are durable once commit() or close() ran."""
+        """Append one call; calls are durable once commit() or close() ran.
+
+        A batch answer is logged once: collecting it again after a kill adds no second row.
+        """
+        if (
+            record.batch_id is not None
+            and self._db.execute(
+                "select 1 from calls where batch_id = ? and guide_id = ? and attempt = ? limit 1",
+                (record.batch_id, record.guide_id, record.attempt),
+            ).fetchone()
+        ):
+            return
         if not record.time:
             record.time = datetime.now(tz=UTC).isoformat(timespec="milliseconds")
         if not self._db.in_transaction:

@@ -358,3 +358,33 @@ def test_finish_online_drafts_rejected_answers_without_a_follow_up_batch(workspa
     made = guides(workspace)
     assert len(made) == 4
     assert made["shopify-catalog-clustering"].meta.provenance.via is None
+
+
+def test_a_kill_after_the_call_log_commit_logs_no_answer_twice(workspace, fake):
+    """Kill collect right after it commits the call log, before it saves its progress."""
+    from generator.calllog import CallLog
+
+    run(workspace, fake, "generate", "--batch")
+    pid = os.fork()
+    if pid == 0:  # the child never returns to pytest
+        real_commit = CallLog.commit
+
+        def commit_then_die(self) -> None:
+            real_commit(self)
+            os.kill(os.getpid(), signal.SIGKILL)
+
+        CallLog.commit = commit_then_die
+        try:
+            run(workspace, fake, "batch", "collect")
+        finally:
+            os._exit(0)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFSIGNALED(status)
+    [record] = records(workspace)  # killed before its progress was saved
+    assert {request.state for request in record.requests.values()} == {"sent"}
+    result = run(workspace, fake, "batch", "collect")
+    assert result.exit_code == 0, result.output
+    assert len(guides(workspace)) == 4
+    rows = json.loads(run(workspace, fake, "logs", "--usage", "--json").output)["usage"]
+    assert sum(row["calls"] for row in rows) == 4
+    assert sum(row["prompt_tokens"] for row in rows) == fake.tokens["prompt"]
