@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import codecs
+import contextlib
 import errno
 import hashlib
 import ipaddress
 import re
 import socket
 import time
+import urllib.request
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -272,8 +274,10 @@ class LinkChecker:
         resolver: Resolver = system_resolve,
         allow_internal: bool = False,
         public_hosts: Iterable[str] = (),
+        proxied: dict[str, httpx2.AsyncClient] | None = None,
     ) -> None:
         self.client = client
+        self.proxied = proxied or {}
         self.timeout = timeout
         self.host_interval = host_interval
         self.resolver = resolver
@@ -310,10 +314,24 @@ class LinkChecker:
             raise LookupFailed(f"DNS lookup of {host} failed: {found.strerror or found}")
         return found
 
+    def client_for(self, url: httpx2.URL) -> httpx2.AsyncClient:
+        """Return the proxy's client for a URL that goes through one, else the direct one."""
+        if url.scheme in self.proxied and not urllib.request.proxy_bypass_environment(url.host):
+            return self.proxied[url.scheme]
+        return self.client
+
     async def _is_public(self, url: httpx2.URL) -> bool:
         if url.host.lower() in self.public_hosts:
             return True
-        addresses = await self.addresses(url.host, url.port or 443)
+        try:
+            addresses = await self.addresses(url.host, url.port or 443)
+        except LookupFailed:
+            # Behind a proxy only the proxy may resolve public names: a name we cannot look
+            # up is public, unless it names this machine.
+            local = url.host.lower() == "localhost" or url.host.lower().endswith(".localhost")
+            if local or self.client_for(url) is self.client:
+                raise
+            return True
         return not any(is_internal(address) for address in addresses)
 
     async def _fetch(self, method: str, url: str, *, read_body: bool) -> _Fetched:
@@ -331,7 +349,8 @@ class LinkChecker:
                         from_public = public
                     elif from_public and not public and not self.allow_internal:
                         raise InternalRedirect(str(request.url))
-                    response = await self.client.send(request, stream=True)
+                    response = await self.client_for(request.url).send(request, stream=True)
+                    self.reached = True
                     try:
                         if response.has_redirect_location and response.next_request is not None:
                             request = response.next_request
@@ -437,18 +456,26 @@ async def _read_limited(response: httpx2.Response) -> bytes:
     return b"".join(chunks)[:MAX_BODY_BYTES]
 
 
-def make_client(timeout: float) -> httpx2.AsyncClient:
-    """Return the HTTP client used for link checks; redirects are followed by hand.
+def make_client(timeout: float, proxy: str | None = None) -> httpx2.AsyncClient:
+    """Return an HTTP client for link checks, direct or through one proxy; redirects by hand.
 
-    It connects directly, never through a proxy from the environment: the checker must know
-    the address it reaches to refuse redirects into internal networks.
+    Environment settings other than the proxy (netrc credentials, certificate paths) are not
+    read: a link check sends no credentials.
     """
     return httpx2.AsyncClient(
         timeout=httpx2.Timeout(timeout),
         headers={"User-Agent": USER_AGENT, "Accept-Encoding": "identity"},
         follow_redirects=False,
         trust_env=False,
+        proxy=proxy,
     )
+
+
+def environment_proxies() -> dict[str, str]:
+    """Return the proxy URL per scheme from HTTP_PROXY, HTTPS_PROXY and ALL_PROXY."""
+    found = urllib.request.getproxies_environment()
+    by_scheme = {scheme: found.get(scheme) or found.get("all") for scheme in ("http", "https")}
+    return {scheme: url for scheme, url in by_scheme.items() if url}
 
 
 def _pin(client: httpx2.AsyncClient, checker: LinkChecker) -> None:
@@ -489,12 +516,14 @@ async def check_links(
     resolver: Resolver = system_resolve,
     allow_internal: bool = False,
     public_hosts: Iterable[str] = (),
+    proxies: dict[str, str] | None = None,
 ) -> CheckedRows:
     """Check targets, hosts concurrently and each host politely; append each result at once.
 
     A failure that may only mean "no network" (no DNS answer, refused, unreachable) waits
     until some host resolves or answers; if none ever does, the run looks offline and those
-    links are recorded as inconclusive, which never counts toward dead.
+    links are recorded as inconclusive, which never counts toward dead. proxies maps a
+    scheme to a proxy URL (None: HTTP_PROXY, HTTPS_PROXY, ALL_PROXY and NO_PROXY).
     """
     by_host: dict[str, list[Target]] = {}
     for target in targets:
@@ -510,7 +539,13 @@ async def check_links(
         if on_result:
             on_result(row)
 
-    async with make_client(timeout) as client:
+    proxies = environment_proxies() if proxies is None else proxies
+    async with contextlib.AsyncExitStack() as clients:
+        client = await clients.enter_async_context(make_client(timeout))
+        via = {
+            url: await clients.enter_async_context(make_client(timeout, url))
+            for url in set(proxies.values())
+        }
         checker = LinkChecker(
             client,
             timeout=timeout,
@@ -518,6 +553,7 @@ async def check_links(
             resolver=resolver,
             allow_internal=allow_internal,
             public_hosts=public_hosts,
+            proxied={scheme: via[url] for scheme, url in proxies.items()},
         )
         _pin(client, checker)
 
