@@ -151,6 +151,7 @@ VAGUE_TRIGGERS = tuple(VAGUE)
 ORDINAL = re.compile(r"\A\d+(?:st|nd|rd|th)\Z", re.IGNORECASE)
 URLISH = re.compile(r"(?:https?|ftp)://\S+|\bwww\.\S+|\]\([^)]*\)|<[^>\s]+>", re.IGNORECASE)
 ORDERED_MARKER = re.compile(r"^\s*\d+[.)]\s", re.MULTILINE)
+GROUPING = str.maketrans("", "", ",\u00a0\u202f\u2009")
 DIGIT_RUN = re.compile(r"\d+")
 WORD_RUN = re.compile(r"\w+")
 # Characters that match an ASCII letter case-insensitively although lower() does not map them
@@ -176,7 +177,7 @@ class Figure:
 
 
 def _decimal(text: str) -> Decimal:
-    cleaned = re.sub(r"[,\u00a0\u202f\u2009]", "", text)
+    cleaned = text.translate(GROUPING) if not text.isdigit() else text
     try:
         return Decimal(cleaned)
     except InvalidOperation:

@@ -129,7 +129,12 @@ POSSESSIVE = re.compile(r"['’]s\Z", re.IGNORECASE)
 
 def words(text: str) -> list[str]:
     """Return the word tokens of a text, hyphenated words kept whole."""
-    return WORD.findall(text)
+    return list(_words(text))
+
+
+@lru_cache(maxsize=65536)
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(WORD.findall(text))
 
 
 @lru_cache(maxsize=65536)
@@ -286,11 +291,14 @@ def _record_index(
     idf = {s: math.log(1 + (total - n + 0.5) / (n + 0.5)) for s, n in frequency.items()}
     everything = "\n".join([*texts, extra])
     pieces = [*texts, extra]
-    vocabulary = frozenset().union(*(set(stems(t)) | folded_words(t) for t in pieces))
+    vocabulary = frozenset().union(*(stems(t) for t in pieces), *map(folded_words, pieces))
     avg = sum(unit.length for unit in units) / total
-    sequence = tuple(token for t in pieces for token in (*stems(t), "\0"))
+    sequence: list[str] = []
+    for t in pieces:
+        sequence += stems(t)
+        sequence.append("\0")
     return RecordIndex(
-        units, vocabulary, idf, avg or 1.0, normalize(everything), sequence, _names(texts)
+        units, vocabulary, idf, avg or 1.0, normalize(everything), tuple(sequence), _names(texts)
     )
 
 
