@@ -296,14 +296,18 @@ def _matches(pattern: re.Pattern[str], text: str, starts: Iterable[int]) -> list
 
 
 def _run_starts(text: str) -> list[int]:
-    """Return where each run of digits starts; a figure never starts inside one."""
+    """Return where each run of digits starts; a figure never starts inside one.
+
+    Masking a matched figure blanks whole runs, so the runs of the cleaned text cover every
+    later masked copy of it.
+    """
     return [match.start() for match in DIGIT_RUN.finditer(text)]
 
 
-def _identifier_starts(text: str) -> set[int]:
+def _identifier_starts(text: str, runs: list[int]) -> set[int]:
     """Return where an identifier holding a digit can start: the start of its letter-digit run."""
     starts = set()
-    for start in _run_starts(text):
+    for start in runs:
         while start > 0 and text[start - 1] in ID_CHARS:
             start -= 1
         starts.add(start)
@@ -317,6 +321,16 @@ def extract(text: str) -> list[Figure]:
 
 def extract_at(text: str) -> list[tuple[int, Figure]]:
     """Return every figure stated in a text with its offset, in order of appearance."""
+    return list(_extract_at(text))
+
+
+@lru_cache(maxsize=8192)
+def _extract_at(text: str) -> tuple[tuple[int, Figure], ...]:
+    """Extract once per text: the rules read one sentence's figures several ways."""
+    return tuple(_scan(text))
+
+
+def _scan(text: str) -> list[tuple[int, Figure]]:
     lowered = text.lower()
     digits = DIGIT.search(text) is not None
     scale_words = any(word in lowered for word in SCALE_TRIGGERS)
@@ -324,15 +338,16 @@ def extract_at(text: str) -> list[tuple[int, Figure]]:
         return []
     plain = _plain(text)
     text = _clean(text) if digits else text
+    runs = _run_starts(text) if digits else []
     figures: list[tuple[int, Figure]] = []
     spans: list[tuple[int, int]] = []
     if digits:
-        _dates(text, lowered if plain else None, figures, spans)
+        _dates(text, lowered if plain else None, runs, figures, spans)
     if spans:
         text = _mask(text, spans)
         spans = []
     if digits or scale_words:
-        _quantities(text, lowered if plain else None, figures, spans, digits, scale_words)
+        _quantities(text, lowered if plain else None, runs, figures, spans, digits, scale_words)
     if spans:
         text = _mask(text, spans)
         spans = []
@@ -362,7 +377,7 @@ def extract_at(text: str) -> list[tuple[int, Figure]]:
             text = _mask(text, spans)
             spans = []
     if digits:
-        for match in _matches(IDENTIFIER, text, _identifier_starts(text)):
+        for match in _matches(IDENTIFIER, text, _identifier_starts(text, runs)):
             token = match.group()
             if ORDINAL.match(token):
                 continue
@@ -374,12 +389,12 @@ def extract_at(text: str) -> list[tuple[int, Figure]]:
 def _dates(
     text: str,
     lowered: str | None,
+    runs: list[int],
     figures: list[tuple[int, Figure]],
     spans: list[tuple[int, int]],
 ) -> None:
     if YEAR.search(text) is None:
         return
-    runs = _run_starts(text)
     for match in _matches(ISO_DATE, text, runs):
         figures.append((match.start(), Figure(match.group(), "date", label=match.group())))
         spans.append(match.span())
@@ -400,10 +415,9 @@ def _currency_starts(text: str, lowered: str) -> set[int]:
     return _positions(text, CURRENCY_SIGNS) | _positions(lowered, ("usd", "eur", "gbp"))
 
 
-def _quantity_matches(text: str, lowered: str | None) -> list[re.Match[str]]:
+def _quantity_matches(text: str, lowered: str | None, runs: list[int]) -> list[re.Match[str]]:
     if lowered is None:
         return list(QUANTITY.finditer(text))
-    runs = _run_starts(text)
     starts = _currency_starts(text, lowered).union(runs)
     starts.update(start - 1 for start in runs if start and text[start - 1] == ".")
     return _matches(QUANTITY, text, starts)
@@ -426,12 +440,13 @@ def _word_quantity_matches(text: str, lowered: str | None) -> list[re.Match[str]
 def _quantities(
     text: str,
     lowered: str | None,
+    runs: list[int],
     figures: list[tuple[int, Figure]],
     spans: list[tuple[int, int]],
     digits: bool,
     scale_words: bool,
 ) -> None:
-    quantities = _quantity_matches(text, lowered) if digits else []
+    quantities = _quantity_matches(text, lowered, runs) if digits else []
     if scale_words:
         taken = [m.span() for m in quantities]
         for match in _word_quantity_matches(text, lowered):
@@ -509,11 +524,11 @@ class Grounding:
         return (unit, value) in self.keyed
 
 
-def _number_words(text: str) -> list[str]:
-    """Return what NUMBER_WORD.findall(text) returns: the whole words that are number words."""
+def _number_words(text: str) -> set[str]:
+    """Return the distinct words NUMBER_WORD.findall(text) finds: whole words that are numbers."""
     if not _plain(text):
-        return NUMBER_WORD.findall(text)
-    return [word for word in WORD_RUN.findall(text) if word.lower() in WORD_NUMBERS]
+        return set(NUMBER_WORD.findall(text))
+    return {word for word in set(WORD_RUN.findall(text)) if word.lower() in WORD_NUMBERS}
 
 
 def ground(text: str, dates: Iterable[date] = ()) -> Grounding:

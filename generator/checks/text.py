@@ -7,6 +7,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain
 
 from generator.checks.base import SENTENCE_END
 from generator.quotes import normalize
@@ -286,9 +287,10 @@ def _record_index(
     if len(scale) > 1:
         texts.append("; ".join(scale))
     units = tuple(_unit(text) for text in texts if text.strip())
-    frequency = Counter(s for unit in units for s in unit.stems)
+    frequency = Counter(chain.from_iterable(unit.stems for unit in units))
     total = max(1, len(units))
-    idf = {s: math.log(1 + (total - n + 0.5) / (n + 0.5)) for s, n in frequency.items()}
+    weight = {n: math.log(1 + (total - n + 0.5) / (n + 0.5)) for n in set(frequency.values())}
+    idf = {s: weight[n] for s, n in frequency.items()}
     everything = "\n".join([*texts, extra])
     pieces = [*texts, extra]
     vocabulary = frozenset().union(*(stems(t) for t in pieces), *map(folded_words, pieces))
