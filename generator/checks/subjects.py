@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from generator.checks.base import CheckContext, entity_names, entity_pattern
 from generator.checks.text import record_index, words
@@ -161,6 +162,7 @@ def about_company(sentence: str, ctx: CheckContext) -> bool:
     return company_mentions(ctx).search(sentence) is not None or mentions_document(sentence)
 
 
+@lru_cache(maxsize=16384)
 def is_instruction(sentence: str) -> bool:
     """Return True for a sentence addressed to the reader: an imperative or one that says "you"."""
     tokens = [t.casefold() for t in words(sentence)]
