@@ -133,7 +133,7 @@ def words(text: str) -> list[str]:
     return list(_words(text))
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=8192)
 def _words(text: str) -> tuple[str, ...]:
     return tuple(WORD.findall(text))
 
