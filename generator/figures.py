@@ -97,7 +97,9 @@ CURRENCIES = {"$": "$", "€": "€", "£": "£", "¥": "¥", "usd": "$", "eur":
 
 _NUM = r"(?:\d{1,3}(?:[,\u00a0\u202f\u2009]\d{3})+|\d+)(?:\.\d+)?|\.\d+"
 _WORDS = "|".join(sorted(WORD_NUMBERS, key=len, reverse=True))
-_SCALE_WORDS = r"hundred|thousand|million|billion|trillion"
+SCALES_SPELLED = ("hundred", "thousand", "million", "billion", "trillion")
+BARE_WORDS = (*SCALES_SPELLED, "dozen")
+_SCALE_WORDS = "|".join(SCALES_SPELLED)
 _MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
 _MULT = "|".join(sorted(MULTIPLIER_WORDS, key=len, reverse=True))
 
@@ -149,6 +151,17 @@ VAGUE_TRIGGERS = tuple(VAGUE)
 ORDINAL = re.compile(r"\A\d+(?:st|nd|rd|th)\Z", re.IGNORECASE)
 URLISH = re.compile(r"(?:https?|ftp)://\S+|\bwww\.\S+|\]\([^)]*\)|<[^>\s]+>", re.IGNORECASE)
 ORDERED_MARKER = re.compile(r"^\s*\d+[.)]\s", re.MULTILINE)
+GROUPING = str.maketrans("", "", ",\u00a0\u202f\u2009")
+DIGIT_RUN = re.compile(r"\d+")
+WORD_RUN = re.compile(r"\w+")
+# Characters that match an ASCII letter case-insensitively although lower() does not map them
+# to it. While a text holds none, lower() keeps every offset and finds every place where a
+# case-insensitive pattern of ASCII words can match, so the scans below try only those places.
+EXOTIC = "\u0130\u0131\u017f\u212a"
+ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyz")
+ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-")
+CURRENCY_SIGNS = "$€£¥"
+MONTH_STARTS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 
 
 @dataclass(frozen=True)
@@ -164,7 +177,7 @@ class Figure:
 
 
 def _decimal(text: str) -> Decimal:
-    cleaned = re.sub(r"[,\u00a0\u202f\u2009]", "", text)
+    cleaned = text.translate(GROUPING) if not text.isdigit() else text
     try:
         return Decimal(cleaned)
     except InvalidOperation:
@@ -252,6 +265,55 @@ def _month_date(match: re.Match[str]) -> Figure | None:
     return Figure(match.group(), "month", label=label)
 
 
+def _plain(text: str) -> bool:
+    """Return True when lower() finds every case-insensitive match of an ASCII word in a text."""
+    return not any(ch in text for ch in EXOTIC)
+
+
+def _positions(lowered: str, words: Iterable[str]) -> set[int]:
+    """Return every offset of a lower-case text where one of the words starts."""
+    found = set()
+    for word in words:
+        at = lowered.find(word)
+        while at >= 0:
+            found.add(at)
+            at = lowered.find(word, at + 1)
+    return found
+
+
+def _matches(pattern: re.Pattern[str], text: str, starts: Iterable[int]) -> list[re.Match[str]]:
+    """Return what pattern.finditer(text) finds, trying only the offsets a match can start at."""
+    found: list[re.Match[str]] = []
+    last = 0
+    for start in sorted(starts):
+        if start < last:
+            continue
+        match = pattern.match(text, start)
+        if match is not None:
+            found.append(match)
+            last = match.end()
+    return found
+
+
+def _run_starts(text: str) -> list[int]:
+    """Return where each run of digits starts; a figure never starts inside one.
+
+    Masking a matched figure blanks whole runs, so the runs of the cleaned text cover every
+    later masked copy of it.
+    """
+    return [match.start() for match in DIGIT_RUN.finditer(text)]
+
+
+def _identifier_starts(text: str, runs: list[int]) -> set[int]:
+    """Return where an identifier holding a digit can start: the start of its letter-digit run."""
+    starts = set()
+    for start in runs:
+        while start > 0 and text[start - 1] in ID_CHARS:
+            start -= 1
+        starts.add(start)
+    return starts
+
+
 def extract(text: str) -> list[Figure]:
     """Return every figure stated in a text, in order of appearance."""
     return [figure for _, figure in extract_at(text)]
@@ -259,32 +321,47 @@ def extract(text: str) -> list[Figure]:
 
 def extract_at(text: str) -> list[tuple[int, Figure]]:
     """Return every figure stated in a text with its offset, in order of appearance."""
+    return list(_extract_at(text))
+
+
+@lru_cache(maxsize=8192)
+def _extract_at(text: str) -> tuple[tuple[int, Figure], ...]:
+    """Extract once per text: the rules read one sentence's figures several ways."""
+    return tuple(_scan(text))
+
+
+def _scan(text: str) -> list[tuple[int, Figure]]:
     lowered = text.lower()
     digits = DIGIT.search(text) is not None
     scale_words = any(word in lowered for word in SCALE_TRIGGERS)
     if not digits and not scale_words and not any(w in lowered for w in MULTIPLIER_TRIGGERS):
         return []
+    plain = _plain(text)
     text = _clean(text) if digits else text
+    runs = _run_starts(text) if digits else []
     figures: list[tuple[int, Figure]] = []
     spans: list[tuple[int, int]] = []
     if digits:
-        _dates(text, figures, spans)
+        _dates(text, lowered if plain else None, runs, figures, spans)
     if spans:
         text = _mask(text, spans)
         spans = []
     if digits or scale_words:
-        _quantities(text, figures, spans, digits, scale_words)
+        _quantities(text, lowered if plain else None, runs, figures, spans, digits, scale_words)
     if spans:
         text = _mask(text, spans)
         spans = []
-    for pattern, kind, triggers in (
-        (MULTIPLIER, "mult", MULTIPLIER_TRIGGERS),
-        (VAGUE_WORD, "vague", VAGUE_TRIGGERS),
-        (BARE_SCALE, "bare", SCALE_TRIGGERS),
+    for pattern, kind, triggers, words in (
+        (MULTIPLIER, "mult", MULTIPLIER_TRIGGERS, MULTIPLIER_WORDS),
+        (VAGUE_WORD, "vague", VAGUE_TRIGGERS, VAGUE),
+        (BARE_SCALE, "bare", SCALE_TRIGGERS, BARE_WORDS),
     ):
         if not any(word in lowered for word in triggers):
             continue
-        for match in pattern.finditer(text):
+        found = (
+            _matches(pattern, text, _positions(lowered, words)) if plain else pattern.finditer(text)
+        )
+        for match in found:
             word = match.group().casefold()
             if kind == "mult":
                 figure = Figure(match.group(), "value", "x", _norm(Decimal(MULTIPLIER_WORDS[word])))
@@ -300,7 +377,7 @@ def extract_at(text: str) -> list[tuple[int, Figure]]:
             text = _mask(text, spans)
             spans = []
     if digits:
-        for match in IDENTIFIER.finditer(text):
+        for match in _matches(IDENTIFIER, text, _identifier_starts(text, runs)):
             token = match.group()
             if ORDINAL.match(token):
                 continue
@@ -309,13 +386,23 @@ def extract_at(text: str) -> list[tuple[int, Figure]]:
     return figures
 
 
-def _dates(text: str, figures: list[tuple[int, Figure]], spans: list[tuple[int, int]]) -> None:
+def _dates(
+    text: str,
+    lowered: str | None,
+    runs: list[int],
+    figures: list[tuple[int, Figure]],
+    spans: list[tuple[int, int]],
+) -> None:
     if YEAR.search(text) is None:
         return
-    for match in ISO_DATE.finditer(text):
+    for match in _matches(ISO_DATE, text, runs):
         figures.append((match.start(), Figure(match.group(), "date", label=match.group())))
         spans.append(match.span())
-    for match in MONTH_DATE.finditer(text):
+    if lowered is None:
+        months = list(MONTH_DATE.finditer(text))
+    else:
+        months = _matches(MONTH_DATE, text, _positions(lowered, MONTH_STARTS).union(runs))
+    for match in months:
         if match.group("m3") and match.group("y3") and match.group().strip().isdigit():
             continue
         figure = _month_date(match)
@@ -324,17 +411,45 @@ def _dates(text: str, figures: list[tuple[int, Figure]], spans: list[tuple[int, 
             spans.append(match.span())
 
 
+def _currency_starts(text: str, lowered: str) -> set[int]:
+    return _positions(text, CURRENCY_SIGNS) | _positions(lowered, ("usd", "eur", "gbp"))
+
+
+def _quantity_matches(text: str, lowered: str | None, runs: list[int]) -> list[re.Match[str]]:
+    if lowered is None:
+        return list(QUANTITY.finditer(text))
+    starts = _currency_starts(text, lowered).union(runs)
+    starts.update(start - 1 for start in runs if start and text[start - 1] == ".")
+    return _matches(QUANTITY, text, starts)
+
+
+def _word_quantity_matches(text: str, lowered: str | None) -> list[re.Match[str]]:
+    if lowered is None:
+        return list(WORD_QUANTITY.finditer(text))
+    starts = _currency_starts(text, lowered)
+    # A number word, one separator, then the scale, "times" or "fold": "a billion", "two-fold".
+    for after in _positions(lowered, (*SCALES_SPELLED, "times", "fold")):
+        start = after - 1
+        while start > 0 and lowered[start - 1] in ASCII_LETTERS:
+            start -= 1
+        if lowered[start : after - 1] in WORD_NUMBERS:
+            starts.add(start)
+    return _matches(WORD_QUANTITY, text, starts)
+
+
 def _quantities(
     text: str,
+    lowered: str | None,
+    runs: list[int],
     figures: list[tuple[int, Figure]],
     spans: list[tuple[int, int]],
     digits: bool,
     scale_words: bool,
 ) -> None:
-    quantities = list(QUANTITY.finditer(text)) if digits else []
+    quantities = _quantity_matches(text, lowered, runs) if digits else []
     if scale_words:
         taken = [m.span() for m in quantities]
-        for match in WORD_QUANTITY.finditer(text):
+        for match in _word_quantity_matches(text, lowered):
             if not any(start < match.end() and match.start() < end for start, end in taken):
                 quantities.append(match)
         quantities.sort(key=lambda m: m.start())
@@ -409,6 +524,13 @@ class Grounding:
         return (unit, value) in self.keyed
 
 
+def _number_words(text: str) -> set[str]:
+    """Return the distinct words NUMBER_WORD.findall(text) finds: whole words that are numbers."""
+    if not _plain(text):
+        return set(NUMBER_WORD.findall(text))
+    return {word for word in set(WORD_RUN.findall(text)) if word.lower() in WORD_NUMBERS}
+
+
 def ground(text: str, dates: Iterable[date] = ()) -> Grounding:
     """Index the figures of a source text and its record dates."""
     return _ground(text, tuple(sorted(set(dates))))
@@ -442,7 +564,7 @@ def _ground(text: str, dates: tuple[date, ...]) -> Grounding:
             labels.add(figure.label)
             if figure.kind == "date":
                 values.add(_norm(Decimal(int(figure.label[:4]))))
-    for word in NUMBER_WORD.findall(text):
+    for word in _number_words(text):
         values.add(_norm(Decimal(WORD_NUMBERS[word.casefold()])))
     for when in dates:
         labels.add(when.isoformat())

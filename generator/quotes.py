@@ -46,6 +46,7 @@ class Quote:
     start: int
 
 
+@lru_cache(maxsize=4096)
 def normalize(text: str) -> str:
     """Fold case, quote style, dash style and whitespace."""
     return " ".join(text.translate(TYPOGRAPHY).casefold().split())

@@ -9,18 +9,12 @@ from __future__ import annotations
 
 import re
 
-from generator.checks.base import (
-    CheckContext,
-    ParsedGuide,
-    finding,
-    grounding_text,
-    quote,
-    sentences,
-)
-from generator.checks.subjects import company_mentions, mentions_document
+from generator.checks.analysis import analysis
+from generator.checks.base import CheckContext, ParsedGuide, finding, quote
+from generator.checks.prefilter import gated
 from generator.findings import Finding
 from generator.guides import REPORTS
-from generator.quotes import QUOTED, normalized_source
+from generator.quotes import QUOTED
 
 ADVICE = (
     r"recommend(?:s|ed|ing)?|advis(?:e|es|ed|ing)|endors(?:e|es|ed|ing)|urg(?:e|es|ed)"
@@ -68,7 +62,7 @@ _PEOPLE = (
     rf"{ENTITY_MARK}(?:['’]s)?(?:\s+[\w-]+)?"
 )
 ATTRIBUTION_PATTERNS = tuple(
-    re.compile(pattern, re.IGNORECASE)
+    gated(re.compile(pattern, re.IGNORECASE))
     for pattern in (
         rf"(?:{_ENTITY}|{_PEOPLE}){AUXILIARY}\s+(?:{ADVICE})(?![\w-])",
         rf"\baccording\s+to\s+{_ENTITY}.{{0,300}}?\b{DIRECTIVE}\b",
@@ -91,8 +85,8 @@ def _attributed_advice(
 ) -> str | None:
     """Return the words that put advice in an entity's mouth, or None."""
     unquoted = QUOTED.sub(QUOTE_MARK, sentence)
-    names = mentions.findall(unquoted)
-    masked = mentions.sub(ENTITY_MARK, unquoted)
+    names: list[str] = []  # collected while masking, in one pass
+    masked = mentions.sub(lambda hit: names.append(hit.group()) or ENTITY_MARK, unquoted)
     for index, pattern in enumerate(patterns):
         match = pattern.search(masked)
         if match is None:
@@ -109,15 +103,14 @@ def _attributed_advice(
 
 def check_attribution(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
     """Refuse advice, recommendations or endorsements put in the company's or publisher's mouth."""
-    mentions = company_mentions(ctx)
+    shared = analysis(guide, ctx)
+    mentions = shared.mentions
     reader_patterns = ATTRIBUTION_PATTERNS[:1]
-    source_text = normalized_source(grounding_text(ctx.source))
+    source_text = shared.normalized_source
     findings = []
     for block in guide.blocks:
-        if not mentions.search(block.text) and not mentions_document(block.text):
-            continue
-        for sentence in sentences(block.text):
-            if not mentions.search(sentence) and not mentions_document(sentence):
+        for sentence in shared.sentences(block.text):
+            if not shared.about_company(sentence):
                 continue
             if block.section == REPORTS:
                 hit = _attributed_advice(sentence, mentions, reader_patterns)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
 
+from generator.checks.prefilter import Names
 from generator.citations import CitationView
 from generator.compose import disclaimer
 from generator.figures import Grounding, ground
@@ -56,6 +57,8 @@ class ParsedGuide:
     blocks: list[Block] = field(default_factory=list)
     body: str = ""
     evidence: tuple[Evidence, ...] = ()
+    # What the rules compute once per check and share (see checks.analysis).
+    memo: dict = field(default_factory=dict, compare=False, repr=False)
 
     def section(self, key: str) -> Section | None:
         return next((s for s in self.sections if s.key == key), None)
@@ -131,7 +134,8 @@ def entity_names(ctx: CheckContext) -> tuple[str, ...]:
 def entity_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
     """Match any of the names as whole words."""
     alternatives = "|".join(re.escape(name) for name in names) or r"(?!x)x"
-    return re.compile(rf"(?<![\w])(?:{alternatives})(?![\w])", re.IGNORECASE)
+    pattern = re.compile(rf"(?<![\w])(?:{alternatives})(?![\w])", re.IGNORECASE)
+    return Names(pattern, names)  # type: ignore[return-value]
 
 
 def _blocks(preamble: str, sections: list[Section], site_name: str) -> list[Block]:

@@ -9,15 +9,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from generator.checks.base import (
-    CheckContext,
-    ParsedGuide,
-    finding,
-    grounding,
-    quote,
-    record_file,
-    sentences,
-)
+from generator.checks.analysis import analysis
+from generator.checks.base import CheckContext, ParsedGuide, finding, quote
 from generator.checks.claims import (
     MAX_NUMBERS,
     MAX_RECORD_NUMBERS,
@@ -29,7 +22,7 @@ from generator.checks.claims import (
     quantities,
     too_many_numbers,
 )
-from generator.checks.subjects import about_company, is_instruction
+from generator.checks.subjects import is_instruction
 from generator.checks.text import record_index, stem
 from generator.figures import Grounding
 from generator.findings import Finding
@@ -98,14 +91,15 @@ def restated(q: Quantity, sentence: str, ctx: CheckContext) -> bool:
 
 def check_figures(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
     """Require every figure to be in the record: an error in "reports" or about the company."""
-    where = record_file(ctx.source)
+    shared = analysis(guide, ctx)
+    where = shared.record_file
     if count := too_many_numbers(ctx.source.source_text, MAX_RECORD_NUMBERS):
         message = (
             f"{where} holds {count} numbers, more than a record states (at most "
             f"{MAX_RECORD_NUMBERS}); figures cannot be checked against it: shorten the record"
         )
         return [finding("figures.reports", "error", REPORTS, message)]
-    facts = grounding(ctx)
+    facts = shared.facts
     findings = []
     seen: set[tuple[str, str]] = set()
     verdicts: dict[tuple[str, str], bool] = {}
@@ -119,14 +113,14 @@ def check_figures(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
             )
             findings.append(finding(rule, "error", block.section, message))
             continue
-        for sentence in sentences(block.text):
+        for sentence in shared.sentences(block.text):
             instruction = not reports and is_instruction(sentence)
             about = None
             for q in quantities(sentence, nouns=False):
                 number_word = q.figure.kind == "value" and q.figure.text.isalpha()
                 if number_word and not reports:
                     if about is None:
-                        about = about_company(sentence, ctx)
+                        about = shared.about_company(sentence)
                     if not about or instruction:
                         continue
                 key = (q.figure.text, q.approx)
@@ -137,7 +131,7 @@ def check_figures(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
                 if restated(q, sentence, ctx):
                     continue
                 if about is None:
-                    about = about_company(sentence, ctx)
+                    about = shared.about_company(sentence)
                 if instruction and (not about or noun_after(sentence, q) in READER_UNITS):
                     continue
                 seen.add((block.section, q.figure.text))

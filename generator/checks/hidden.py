@@ -65,8 +65,21 @@ AI_ENDING = (
 )
 
 
+# A pattern can only match where its tail does: "reviewer: approve" needs ": approve". The tail
+# starts with a fixed character, so it is found far faster than the whole pattern.
+TAILS = {
+    INJECTION[5][1]: r"[,:]\s*(?:please\s+)?(?:ignore|approve|skip|do\s+not|don't|mark|treat"
+    r"|publish|pass)\b",
+}
+
+
+def _gate(pattern: str) -> re.Pattern[str]:
+    """Compile what every match of a pattern holds: its tail, or the pattern without \\b."""
+    return re.compile(TAILS.get(pattern, pattern.replace(r"\b", "")))
+
+
 def _compiled(table):
-    return tuple((hints, re.compile(pattern)) for hints, pattern in table)
+    return tuple((hints, _gate(pattern), re.compile(pattern)) for hints, pattern in table)
 
 
 KINDS = (
@@ -79,7 +92,7 @@ def check_hidden(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
     """Refuse HTML comments, invisible characters and text aimed at a tool, reviewer or model."""
     findings = []
     body = guide.body
-    comment = COMMENT.search(body)
+    comment = COMMENT.search(body) if "<" in body or "-->" in body else None
     if comment is not None:
         where = quote(body[comment.start() : comment.start() + 80], 80)
         findings.append(
@@ -107,8 +120,9 @@ def check_hidden(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
         hit = next(
             (
                 found
-                for hints, pattern in table
+                for hints, gate, pattern in table
                 if any(hint in lowered for hint in hints)
+                and gate.search(lowered) is not None
                 and (found := pattern.search(lowered)) is not None
             ),
             None,

@@ -4,16 +4,9 @@ from __future__ import annotations
 
 import re
 
-from generator.checks.base import (
-    CheckContext,
-    ParsedGuide,
-    finding,
-    grounding_text,
-    quote,
-    sentences,
-)
+from generator.checks.analysis import analysis
+from generator.checks.base import CheckContext, ParsedGuide, finding, quote, sentences
 from generator.findings import Finding
-from generator.quotes import normalized_source
 
 TEMPLATE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}|\{\{|\}\}|\{%|%\}|\$\{?[a-z_]\w*\}?")
 PLACEHOLDER = re.compile(
@@ -52,7 +45,7 @@ LEFTOVER_HINTS = (
 
 def check_leftovers(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
     """Refuse unrendered template syntax, placeholder text and model boilerplate."""
-    source_text = normalized_source(grounding_text(ctx.source))
+    source_text = None
     findings = []
     kinds = (
         (TEMPLATE, "leftovers.template", "unrendered template syntax", False),
@@ -66,8 +59,11 @@ def check_leftovers(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
             if not any(hint in lowered for hint in hints):
                 continue
             for match in pattern.finditer(text):
-                if sourced_ok and " ".join(match.group().casefold().split()) in source_text:
-                    continue
+                if sourced_ok:
+                    if source_text is None:
+                        source_text = analysis(guide, ctx).normalized_source
+                    if " ".join(match.group().casefold().split()) in source_text:
+                        continue
                 line = next((s for s in sentences(text) if match.group() in s), match.group())
                 findings.append(
                     finding(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from generator.checks.analysis import analysis
 from generator.checks.base import (
     LIST_ITEM,
     SENTENCE_END,
@@ -11,11 +12,9 @@ from generator.checks.base import (
     ParsedGuide,
     finding,
     quote,
-    record_file,
-    sentences,
 )
 from generator.checks.subjects import IMPERATIVES
-from generator.checks.text import content, record_index, stems, words
+from generator.checks.text import RecordIndex, content, record_index, stems, words
 from generator.figures import DIGIT
 from generator.findings import Finding
 from generator.guides import CASE_STUDY, INTERPRETATION, PRACTICE
@@ -75,20 +74,27 @@ NOT_IMPERATIVE = frozenset(
 )
 
 
-def copied(sentence: str, ctx: CheckContext) -> str | None:
+def copy_sources(index: RecordIndex) -> tuple[tuple[frozenset[str], str, str], ...]:
+    """Return each record sentence's stems, its long normalised text (or "") and its text."""
+    return tuple(
+        (unit.all_stems, unit.norm.rstrip(".!? ") if len(unit.norm) >= 40 else "", unit.text)
+        for unit in index.units
+    )
+
+
+def copied(sentence: str, ctx: CheckContext, sources=None) -> str | None:
     """Return the record sentence a sentence of ours copies (verbatim or 80 % of 8+ tokens)."""
     text = QUOTED.sub(" ", sentence) if '"' in sentence or "“" in sentence else sentence
     tokens = set(stems(text))
     if len(words(text)) < COPY_TOKENS or not tokens:
         return None
-    index = record_index(ctx.source)
+    if sources is None:
+        sources = copy_sources(record_index(ctx.source))
     norm = normalize(text).rstrip(".!? ")
     need = COPY_SHARE * len(tokens)
-    for unit in index.units:
-        if len(tokens & unit.all_stems) >= need:
-            return unit.text
-        if len(unit.norm) >= 40 and unit.norm.rstrip(".!? ") in norm:
-            return unit.text
+    for all_stems, long_norm, source in sources:
+        if len(tokens & all_stems) >= need or (long_norm and long_norm in norm):
+            return source
     return None
 
 
@@ -123,15 +129,17 @@ def _jaccard(a: list[str], b: list[str]) -> float:
 def check_ours(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
     """Refuse copied record sentences in our sections, long headings and non-steps."""
     findings = []
-    where = record_file(ctx.source)
+    shared = analysis(guide, ctx)
+    where = shared.record_file
+    sources = copy_sources(shared.index)
     for key in (INTERPRETATION, CASE_STUDY, PRACTICE):
         section = guide.section(key)
         if section is None:
             continue
-        for sentence in sentences(section.text):
+        for sentence in shared.sentences(section.text):
             item = LIST_ITEM.match(sentence)
             sentence = item.group(1) if item else sentence
-            source = copied(sentence, ctx)
+            source = copied(sentence, ctx, sources)
             if source is not None:
                 findings.append(
                     finding(

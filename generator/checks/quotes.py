@@ -2,16 +2,8 @@
 
 from __future__ import annotations
 
-from generator.checks.base import (
-    CheckContext,
-    ParsedGuide,
-    finding,
-    grounding_text,
-    quote,
-    record_file,
-    sentence_at,
-)
-from generator.checks.subjects import about_company
+from generator.checks.analysis import analysis
+from generator.checks.base import CheckContext, ParsedGuide, finding, quote, sentence_at
 from generator.checks.text import record_index
 from generator.findings import Finding
 from generator.guides import REPORTS
@@ -40,14 +32,15 @@ def stitched(text: str, ctx: CheckContext) -> bool:
 
 def check_quotes(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
     """Require quotations in "reports", or attributed to the company anywhere, to be verbatim."""
-    text = grounding_text(ctx.source)
-    where = record_file(ctx.source)
+    shared = analysis(guide, ctx)
+    text = shared.grounding_text
+    where = shared.record_file
     findings = []
     for block in guide.blocks:
         for found in find_quotes(block.text):
             if block.section == REPORTS:
                 rule = "quotes.verbatim"
-            elif about_company(sentence_at(block.text, found.start), ctx):
+            elif shared.about_company(sentence_at(block.text, found.start)):
                 rule = "quotes.attributed"
             else:
                 continue

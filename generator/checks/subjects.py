@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from generator.checks.base import CheckContext, entity_names, entity_pattern
 from generator.checks.text import record_index, words
@@ -142,9 +143,18 @@ def company_names(ctx: CheckContext) -> tuple[str, ...]:
     return tuple(sorted(names, key=len, reverse=True))
 
 
+_LAST_MENTIONS: tuple[CheckContext | None, re.Pattern[str] | None] = (None, None)
+
+
 def company_mentions(ctx: CheckContext) -> re.Pattern[str]:
     """Match the company, its publishers and the proper nouns of its record, as whole words."""
-    return entity_pattern(company_names(ctx))
+    global _LAST_MENTIONS
+    last = _LAST_MENTIONS  # one check asks once per sentence; build the pattern once per context
+    if last[0] is ctx and last[1] is not None:
+        return last[1]
+    pattern = entity_pattern(company_names(ctx))
+    _LAST_MENTIONS = (ctx, pattern)
+    return pattern
 
 
 def about_company(sentence: str, ctx: CheckContext) -> bool:
@@ -152,6 +162,7 @@ def about_company(sentence: str, ctx: CheckContext) -> bool:
     return company_mentions(ctx).search(sentence) is not None or mentions_document(sentence)
 
 
+@lru_cache(maxsize=16384)
 def is_instruction(sentence: str) -> bool:
     """Return True for a sentence addressed to the reader: an imperative or one that says "you"."""
     tokens = [t.casefold() for t in words(sentence)]

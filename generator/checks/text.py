@@ -7,6 +7,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain
 
 from generator.checks.base import SENTENCE_END
 from generator.quotes import normalize
@@ -129,7 +130,12 @@ POSSESSIVE = re.compile(r"['’]s\Z", re.IGNORECASE)
 
 def words(text: str) -> list[str]:
     """Return the word tokens of a text, hyphenated words kept whole."""
-    return WORD.findall(text)
+    return list(_words(text))
+
+
+@lru_cache(maxsize=8192)
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(WORD.findall(text))
 
 
 @lru_cache(maxsize=65536)
@@ -281,16 +287,20 @@ def _record_index(
     if len(scale) > 1:
         texts.append("; ".join(scale))
     units = tuple(_unit(text) for text in texts if text.strip())
-    frequency = Counter(s for unit in units for s in unit.stems)
+    frequency = Counter(chain.from_iterable(unit.stems for unit in units))
     total = max(1, len(units))
-    idf = {s: math.log(1 + (total - n + 0.5) / (n + 0.5)) for s, n in frequency.items()}
+    weight = {n: math.log(1 + (total - n + 0.5) / (n + 0.5)) for n in set(frequency.values())}
+    idf = {s: weight[n] for s, n in frequency.items()}
     everything = "\n".join([*texts, extra])
     pieces = [*texts, extra]
-    vocabulary = frozenset().union(*(set(stems(t)) | folded_words(t) for t in pieces))
+    vocabulary = frozenset().union(*(stems(t) for t in pieces), *map(folded_words, pieces))
     avg = sum(unit.length for unit in units) / total
-    sequence = tuple(token for t in pieces for token in (*stems(t), "\0"))
+    sequence: list[str] = []
+    for t in pieces:
+        sequence += stems(t)
+        sequence.append("\0")
     return RecordIndex(
-        units, vocabulary, idf, avg or 1.0, normalize(everything), sequence, _names(texts)
+        units, vocabulary, idf, avg or 1.0, normalize(everything), tuple(sequence), _names(texts)
     )
 
 

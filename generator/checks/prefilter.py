@@ -1,0 +1,165 @@
+"""Skip a regular expression search when the text lacks a word every match must contain.
+
+`gated(pattern)` reads the compiled pattern and finds a set of literal strings one of which
+every match holds ("recommend", "advis", …); its `search` returns None at once when the text
+holds none of them, and otherwise is the pattern's own search. The answer is always the
+pattern's: the gate only spares scans that cannot succeed.
+"""
+
+from __future__ import annotations
+
+import re
+import re._constants as sre
+import re._parser as sre_parse
+from collections.abc import Iterator
+
+# Characters that match an ASCII letter case-insensitively although lower() does not map them
+# to it (see figures.EXOTIC); a text holding one is always searched in full.
+EXOTIC = "\u0130\u0131\u017f\u212a"
+ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
+REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
+
+
+def _score(needles: frozenset[str]) -> tuple[int, int]:
+    """Rank needle sets: the longer their shortest needle and the fewer they are, the better."""
+    return min(len(n) for n in needles), -len(needles)
+
+
+def _needles(items) -> frozenset[str] | None:
+    """Return lower-case strings one of which every match of a parsed sequence holds, or None."""
+    best: frozenset[str] | None = None
+    run = ""
+
+    def consider(found: frozenset[str] | None) -> None:
+        nonlocal best
+        if found and (best is None or _score(found) > _score(best)):
+            best = found
+
+    for op, av in items:
+        if op is sre.LITERAL and chr(av).isascii():
+            run += chr(av).lower()
+            continue
+        if op in ZERO_WIDTH:
+            continue  # matches no character: the literals on either side stay adjacent
+        consider(frozenset([run]) if run else None)
+        run = ""
+        if op is sre.SUBPATTERN:
+            consider(_needles(av[-1]))
+        elif op is sre.ATOMIC_GROUP:
+            consider(_needles(av))
+        elif op is sre.BRANCH:
+            alternatives = [_needles(branch) for branch in av[1]]
+            if all(alternatives):
+                consider(frozenset().union(*alternatives))
+        elif op in REPEATS and av[0] >= 1:
+            consider(_needles(av[2]))
+    consider(frozenset([run]) if run else None)
+    return best
+
+
+def needles(pattern: re.Pattern[str]) -> frozenset[str] | None:
+    """Return lower-case strings one of which every match of a pattern holds, or None."""
+    return _needles(sre_parse.parse(pattern.pattern, pattern.flags))
+
+
+EXOTIC_CHAR = re.compile(f"[{EXOTIC}]")
+_LAST: tuple[str, str | None] = ("", "")
+
+
+def _lowered(text: str) -> str | None:
+    """Return text.lower(), or None for a text with an exotic character (search it in full).
+
+    Computed once for the several patterns that search one text in a row.
+    """
+    global _LAST
+    last = _LAST
+    if last[0] is text:
+        return last[1]
+    lowered = None if EXOTIC_CHAR.search(text) else text.lower()
+    _LAST = (text, lowered)
+    return lowered
+
+
+class Gated:
+    """A compiled pattern whose search first looks for a word every match holds."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.compiled = pattern
+        found = sorted(needles(pattern) or (), key=lambda n: (-len(n), n))
+        self.gate = re.compile("|".join(map(re.escape, found))) if found else None
+
+    def search(self, text: str, *args) -> re.Match[str] | None:
+        if self.gate is not None and not args:
+            lowered = _lowered(text)
+            if lowered is not None and self.gate.search(lowered) is None:
+                return None
+        return self.compiled.search(text, *args)
+
+    def __getattr__(self, name: str):
+        return getattr(self.compiled, name)
+
+
+def gated(pattern: re.Pattern[str]) -> Gated:
+    """Wrap a compiled pattern so that hopeless searches return None without scanning."""
+    return Gated(pattern)
+
+
+class Names:
+    """A compiled pattern of whole-word names, scanned only where one of the names starts.
+
+    Behaves as the pattern for search, finditer and sub with a function; for a text with an
+    exotic character, or names that are not ASCII, it is the pattern's own scan. The matches
+    of the last text are kept: a rule asks whether a sentence names the company, then masks
+    the names in it.
+    """
+
+    def __init__(self, pattern: re.Pattern[str], names: tuple[str, ...]) -> None:
+        self.compiled = pattern
+        lowered = sorted({name.lower() for name in names})
+        self.starts = None
+        if lowered and all(name.isascii() for name in names):
+            self.starts = re.compile("|".join(map(re.escape, lowered)))
+        self._last: tuple[str | None, list[re.Match[str]]] = (None, [])
+
+    def _matches(self, text: str) -> list[re.Match[str]]:
+        last = self._last
+        if last[0] is text:
+            return last[1]
+        lowered = _lowered(text) if self.starts is not None else None
+        if lowered is None:
+            found = list(self.compiled.finditer(text))
+        else:
+            found = []
+            at = 0
+            search, match = self.starts.search, self.compiled.match
+            while (start := search(lowered, at)) is not None:
+                hit = match(text, start.start())
+                if hit is None:
+                    at = start.start() + 1
+                else:
+                    found.append(hit)
+                    at = hit.end()
+        self._last = (text, found)
+        return found
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        return iter(self._matches(text))
+
+    def search(self, text: str, *args) -> re.Match[str] | None:
+        if args:
+            return self.compiled.search(text, *args)
+        found = self._matches(text)
+        return found[0] if found else None
+
+    def sub(self, repl, text: str, *args) -> str:
+        if args or not callable(repl):
+            return self.compiled.sub(repl, text, *args)
+        pieces, last = [], 0
+        for match in self._matches(text):
+            pieces += [text[last : match.start()], repl(match)]
+            last = match.end()
+        pieces.append(text[last:])
+        return "".join(pieces)
+
+    def __getattr__(self, name: str):
+        return getattr(self.compiled, name)

@@ -1,0 +1,97 @@
+"""The checks' shortcuts (scan only where a match can start, skip hopeless scans) find exactly
+what a full scan of each pattern finds, including for characters that match an ASCII letter
+case-insensitively without lower() mapping them to it."""
+
+from __future__ import annotations
+
+import pytest
+
+from generator import figures
+from generator.checks.attribution import ATTRIBUTION_PATTERNS, ENTITY_MARK
+from generator.checks.base import entity_pattern
+from generator.checks.prefilter import Gated, Names
+from generator.codehash import import_closure
+
+SENTENCES = [
+    f"{ENTITY_MARK} recommends that you profile first.",
+    f"The engineers behind {ENTITY_MARK} advise candidates to shard early.",
+    f"{ENTITY_MARK} ſuggests you profile first.",  # long s matches "s" case-insensitively
+    f"{ENTITY_MARK} SAYS YOU SHOULD PROFILE FIRST.",
+    f"According to {ENTITY_MARK}, candidates must know Kafka.",
+    f"According to {ENTITY_MARK}, candidates muſt know Kafka.",
+    f"{ENTITY_MARK}'s advice is to measure.",
+    "This guide was endorsed by the article.",
+    f"{ENTITY_MARK} reports a 40% drop in tasks that ask for retries.",
+    f"{ENTITY_MARK} cut latency by half.",
+    "",
+]
+
+
+@pytest.mark.parametrize("index", range(len(ATTRIBUTION_PATTERNS)))
+def test_attribution_patterns_find_what_a_full_scan_finds(index):
+    pattern = ATTRIBUTION_PATTERNS[index]
+    assert isinstance(pattern, Gated)
+    for sentence in SENTENCES:
+        fast, full = pattern.search(sentence), pattern.compiled.search(sentence)
+        assert (fast and fast.span()) == (full and full.span()), sentence
+
+
+def test_gate_skips_only_sentences_no_match_could_hold():
+    advice = ATTRIBUTION_PATTERNS[0]
+    assert advice.search(f"{ENTITY_MARK} ſuggests you profile first.") is not None
+    assert advice.search(f"{ENTITY_MARK} cut latency by half.") is None
+
+
+TEXTS = [
+    "Meta's GEM, META AI and the meta-model; Engineering at Meta says so.",
+    "GEMS and gem: Metaverse is not Meta.",
+    "Kafka and \u212aafka (Kelvin sign) and ſkills at Meta.",
+    "nothing here",
+    "Meta",
+]
+
+
+@pytest.mark.parametrize(
+    "names",
+    [("Engineering at Meta", "Meta AI", "Meta", "GEM"), ("Kafka", "Skills"), ("Café", "Meta")],
+)
+def test_company_names_match_as_a_full_scan_does(names):
+    fast = entity_pattern(names)
+    assert isinstance(fast, Names)
+    for text in TEXTS:
+        full = fast.compiled
+        assert [m.span() for m in fast.finditer(text)] == [m.span() for m in full.finditer(text)]
+        first = fast.search(text)
+        expected = full.search(text)
+        assert (first and first.span()) == (expected and expected.span())
+        mark = lambda m: f"<{m.group()}>"  # noqa: E731
+        assert fast.sub(mark, text) == full.sub(mark, text)
+
+
+FIGURE_TEXTS = [
+    "On March 3, 2024 and 3 March 2024, then in Sept. 2025 and 2026-10-22.",
+    "ſeptember 2024 and \u212a9 and İ2 were odd; $1.2M, USD 3 billion, € 40, .5 and 1,234.5.",
+    "A billion users, two-fold growth, three times faster, ten fold, a hundred GPUs, twice.",
+    "Thousands of hosts, dozens of teams, a dozen racks, 20-25% MFU, between 2 and 3 days.",
+    "v2 of p99 on A100s and H100-80GB; 1. a list item; https://example.org/2024/1 kept out.",
+    "It doubled, then halved; 54K GPU hours; 3.6 billion daily users; 2.5x more; 4× less.",
+]
+
+
+def test_figure_extraction_matches_a_full_scan(monkeypatch):
+    fast = [figures._scan(text) for text in FIGURE_TEXTS]
+    full_scan = lambda pattern, text, starts: [*pattern.finditer(text)]  # noqa: E731
+    monkeypatch.setattr(figures, "_matches", full_scan)
+    monkeypatch.setattr(figures, "_plain", lambda text: False)
+    full = [figures._scan(text) for text in FIGURE_TEXTS]
+    assert fast == full
+    assert all(fast)
+
+
+def test_number_words_are_found_as_whole_words_in_any_case():
+    for text in ["One or TWO, twenty-one; ſix is odd", "none, often, tone", "Ten"]:
+        assert figures._number_words(text) == set(figures.NUMBER_WORD.findall(text))
+
+
+def test_the_checks_code_hash_covers_the_shared_analysis_and_prefilter():
+    assert {"checks.analysis", "checks.prefilter"} <= import_closure("checks")
