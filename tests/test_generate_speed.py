@@ -1,4 +1,5 @@
-"""Finishing drafts in a forked worker, and a CLI that imports only what a command needs."""
+"""What makes generate fast keeps its behaviour: the request as sent, finishing drafts in a
+forked worker, and a CLI that imports only what a command needs."""
 
 from __future__ import annotations
 
@@ -58,6 +59,24 @@ def generate_online(root: Path, fake: FakeOpenAI, *, process: bool):
     with Finisher(project, process=process) as finisher:
         finisher.take_sources()
         return asyncio.run(go())
+
+
+def test_the_drafter_sends_what_the_sdks_typed_create_would_send(workspace: Path, fake) -> None:
+    project = Project(workspace)
+    source = project.source("meta-gem")
+
+    async def go():
+        client = AsyncOpenAI(api_key="sk-test", base_url=fake.base_url, max_retries=0)
+        drafter = OpenAIDrafter(client, "test-model", PromptSet(workspace / "prompts"))
+        body = drafter.request_body(drafter.prompts.messages(source))
+        await client.chat.completions.create(**body)
+        await drafter.draft(source)
+        await drafter.aclose()
+
+    asyncio.run(go())
+    typed, ours = fake.requests
+    assert ours == typed
+    assert ours["response_format"]["json_schema"]["strict"] is True
 
 
 def written(root: Path) -> dict[str, bytes]:
