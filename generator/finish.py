@@ -11,6 +11,7 @@ import asyncio
 import gc
 import multiprocessing
 import os
+import signal
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -83,6 +84,12 @@ def _worker_finish(drafter: DrafterId, items: list[tuple[str, DraftResult]]) -> 
     return write_docs(_project, docs, failed), bugs
 
 
+def _worker_init(parent: int) -> None:
+    # Ctrl-C stops the run in the parent, which still hands over the drafts it holds.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with_parent(parent)
+
+
 def _broken(exc: BaseException) -> WorkerError:
     return WorkerError(
         "the worker process that checks and writes guides died (killed, or out of memory); "
@@ -114,7 +121,7 @@ class Finisher:
         self._pool = ProcessPoolExecutor(
             1,
             mp_context=multiprocessing.get_context("fork"),
-            initializer=_die_with_parent,
+            initializer=_worker_init,
             initargs=(os.getpid(),),
         )
         # The first task forks the worker, now, while this process runs no other thread.
