@@ -51,7 +51,8 @@ def run_generate(
     chosen = resolve_backend(backend)
     if chosen != "openai" or dry_run:
         return _run_generate(project, ids, chosen, model, concurrency, force, dry_run, no_cache)
-    # A large run forks its finishing worker now: it reads the records while the SDK loads.
+    # A large run forks its finishing worker now: it reads the records while this process
+    # imports the SDK (with generator.llm), so neither waits for the other.
     with Finisher.for_run(project) as finisher:
         if not finisher.in_process:
             import generator.llm  # noqa: F401
