@@ -7,8 +7,6 @@ from urllib.parse import urlsplit
 
 from generator.drafting import Drafter
 from generator.errors import ConfigError
-from generator.offline import OfflineDrafter
-from generator.playbook import load_playbook
 from generator.project import Project
 
 
@@ -24,6 +22,9 @@ def make_drafter(
 ) -> Drafter:
     """Build the drafter for a backend name."""
     if backend == "offline":
+        from generator.offline import OfflineDrafter
+        from generator.playbook import load_playbook
+
         playbook, text = load_playbook(project.workspace.prompts_dir)
         return OfflineDrafter(playbook, text)
     if backend == "openai":

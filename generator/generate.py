@@ -5,16 +5,15 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Literal
 
-from generator.checks import check_guide
 from generator.clock import iso, now
 from generator.compose import compose_body, disclaimer
 from generator.drafting import Drafter, DraftResult, prompt_hash_for
 from generator.errors import AuthError, GuideError, PrepguideError
+from generator.finish import Finisher
 from generator.fsio import remove_orphaned_temp_files, sha256_text
 from generator.guides import GuideDoc, GuideMeta, Provenance, ReportedEvidence
 from generator.project import Project
@@ -82,7 +81,10 @@ def _plan_one(project: Project, drafter: Drafter, source: Source, force: bool) -
 
 def build_guide(project: Project, drafter: Drafter, source: Source, result) -> GuideDoc:
     """Compose, check and wrap a draft into a guide document."""
-    body = compose_body(result.draft, source, project.originals(source), project.settings.site.name)
+    from generator.checks import check_guide
+
+    ctx = project.check_context(source)
+    body = compose_body(result.draft, source, ctx.originals, project.settings.site.name)
     meta = GuideMeta(
         id=source.key,
         source=source.key,
@@ -110,7 +112,7 @@ def build_guide(project: Project, drafter: Drafter, source: Source, result) -> G
         else [],
     )
     doc = GuideDoc(meta=meta, body=body)
-    doc.meta.findings = check_guide(doc, project.check_context(source))
+    doc.meta.findings = check_guide(doc, ctx)
     return doc
 
 
@@ -121,8 +123,13 @@ async def run_generation(
     *,
     concurrency: int,
     on_progress: Callable[[GenerateReport], None] | None = None,
+    finisher: Finisher | None = None,
 ) -> GenerateReport:
-    """Draft every planned guide; one failure never stops the others."""
+    """Draft every planned guide; one failure never stops the others.
+
+    The finisher composes, checks and writes the drafts (by default here, with one writer
+    thread); a caller's finisher is left open.
+    """
     report = GenerateReport(skipped=[p.source.key for p in plan if p.action == "skip"])
     started = time.monotonic()
     remove_orphaned_temp_files(project.guides.dir)
@@ -131,28 +138,28 @@ async def run_generation(
 
     tasks: list[asyncio.Task] = []
     loop = asyncio.get_running_loop()
-    # Finished drafts are written in batches with one flush to disk each. Checks and YAML run
-    # on the loop (they hold the GIL wherever they run); one writer thread does the file system
-    # work, so disk flushes never stall the requests in flight and writes stay serial.
-    writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="prepguide-writer")
+    # Finished drafts are finished in batches, with one flush to disk each; the writes never
+    # stall the requests in flight and stay serial.
+    own = finisher is None
+    finishing = finisher if finisher is not None else Finisher(project)
+    jobs: set[asyncio.Task] = set()
     pending: list[tuple[Source, DraftResult, asyncio.Future]] = []
     timer: asyncio.TimerHandle | None = None
     drafting = sum(1 for p in plan if p.action == "generate")
 
-    def write_docs(docs: list[GuideDoc], failed: dict[str, str]) -> dict[str, str]:
-        for guide_id, exc in project.guides.write_many(docs).items():
-            failed[guide_id] = exc.message
-        return failed
-
     def settle(batch: list[tuple[Source, DraftResult, asyncio.Future]], job) -> None:
-        error = job.exception()
+        jobs.discard(job)
+        error = None if job.cancelled() else job.exception()
+        failed, bugs = ({}, {}) if error is not None or job.cancelled() else job.result()
         for source, _, done in batch:
             if done.done():
                 continue
             if error is not None:
                 done.set_exception(error)
+            elif source.key in bugs:
+                done.set_exception(bugs[source.key])
             else:
-                done.set_result(job.result().get(source.key))
+                done.set_result(failed.get(source.key))
 
     def flush() -> None:
         nonlocal timer
@@ -163,21 +170,12 @@ async def run_generation(
             return
         batch = pending.copy()
         pending.clear()
-        docs: list[GuideDoc] = []
-        failed: dict[str, str] = {}
-        for source, result, done in batch:
-            try:
-                docs.append(build_guide(project, drafter, source, result))
-            except PrepguideError as exc:
-                failed[source.key] = exc.message
-            except Exception as exc:  # a bug: it surfaces when the run ends, as before
-                if not done.done():
-                    done.set_exception(exc)
-        job = loop.run_in_executor(writer, write_docs, docs, failed)
+        job = loop.create_task(finishing.finish(drafter, [(s, r) for s, r, _ in batch]))
+        jobs.add(job)
         job.add_done_callback(partial(settle, batch))
 
     def write_later(source: Source, result: DraftResult) -> asyncio.Future:
-        """Queue a draft for the writer; flush when the batch is full, old or the last one."""
+        """Queue a draft for the finisher; flush when the batch is full, old or the last one."""
         nonlocal timer
         done = loop.create_future()
         pending.append((source, result, done))
@@ -226,7 +224,10 @@ async def run_generation(
         outcomes = await asyncio.gather(*tasks, return_exceptions=True)
     finally:
         flush()
-        writer.shutdown(wait=True)
+        if jobs:
+            await asyncio.wait(set(jobs))
+        if own:
+            finishing.close()
         close = getattr(drafter, "aclose", None)
         if close is not None:
             await close()

@@ -9,6 +9,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
+import httpx2
 import openai
 from openai import AsyncOpenAI
 from openai.lib._parsing import type_to_response_format_param
@@ -24,6 +25,7 @@ from generator.prompts import PromptSet
 from generator.sources import Source
 
 DRAFTER_VERSION = "openai-1"
+CHAT_COMPLETIONS = "/chat/completions"
 MAX_REASKS = 2
 MAX_ERRORS_SENT = 10
 # Call log rows are committed together this long after the first uncommitted one, and on close:
@@ -304,17 +306,21 @@ class OpenAIDrafter:
     async def _call(self, source: Source, attempt: int, messages: list, max_tokens: int) -> _Answer:
         started = time.perf_counter()
         try:
-            raw = await self.client.chat.completions.with_raw_response.create(
-                **self.request_body(messages, max_tokens)
+            # The client's own post (its retries, headers and timeouts) with the body as built:
+            # chat.completions.create would only walk this plain JSON through the SDK's type
+            # transform (about 1.5 ms a call) and send the same bytes.
+            http = await self.client.post(
+                CHAT_COMPLETIONS,
+                cast_to=httpx2.Response,
+                body=self.request_body(messages, max_tokens),
             )
-            http = raw.http_response
             completion = parse_completion(http.content, http.headers.get("content-type", ""))
         except UnusableResponse as exc:
             self.log_call(
                 source,
                 attempt,
                 outcome="error: response",
-                retries=raw.retries_taken,
+                retries=_retries_of(http.request),
                 latency=time.perf_counter() - started,
             )
             raise DraftError(str(exc), record_id=source.key) from None
@@ -328,7 +334,7 @@ class OpenAIDrafter:
                 latency=time.perf_counter() - started,
             )
             raise failed.error from exc
-        return _Answer(completion, time.perf_counter() - started, raw.retries_taken)
+        return _Answer(completion, time.perf_counter() - started, _retries_of(http.request))
 
     def _translate(self, exc: openai.APIError, source: Source) -> _CallFailed:
         if isinstance(exc, openai.APIStatusError):

@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import date
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from generator.checks import CheckContext
 from generator.citations import CitationView, resolve_originals
 from generator.clock import today
 from generator.config import CONFIG_NAME, Settings, Workspace, load_settings
@@ -14,6 +14,9 @@ from generator.errors import ConfigError
 from generator.ledger import Ledger, ledger_path
 from generator.sources import Source, SourceSet, load_sources
 from generator.store import GuideStore
+
+if TYPE_CHECKING:
+    from generator.checks import CheckContext
 
 
 def require_root(root: Path) -> None:
@@ -73,6 +76,8 @@ class Project:
 
     def check_context(self, source: Source) -> CheckContext:
         """Return what the checks need to judge a guide of this source."""
+        from generator.checks import CheckContext
+
         vocabulary, companies = self.database_terms
         return CheckContext(
             source=source,

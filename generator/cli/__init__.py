@@ -1,6 +1,7 @@
 """The command line: parse arguments, call the library, print results.
 
-One module per command group; importing them registers their commands on `cli`.
+One module per command group; importing one registers its commands on `cli`, which imports
+it only when one of its commands runs (see root.COMMANDS).
 """
 
 from __future__ import annotations
@@ -10,17 +11,6 @@ import sys
 
 import click
 
-from generator.cli import (  # noqa: F401
-    batch,
-    check,
-    digest,
-    generate,
-    init,
-    review,
-    site,
-    sources,
-    verify,
-)
 from generator.cli.common import fail
 from generator.cli.root import cli
 from generator.errors import ConfigError, PrepguideError, StorageError

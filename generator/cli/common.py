@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from generator.names import escape_controls
-from generator.project import Project
-from generator.sources import is_valid_id
+if TYPE_CHECKING:
+    from generator.project import Project
 
 
 def fail(message: str, code: int = 1) -> None:
@@ -20,6 +20,8 @@ def fail(message: str, code: int = 1) -> None:
 
 def guide_ids(_ctx: click.Context, _param: click.Parameter, value):
     """Click callback: refuse an id that is not a valid guide id (a path, a reserved name)."""
+    from generator.sources import is_valid_id
+
     for item in value if isinstance(value, tuple) else (value,):
         if item is not None and not is_valid_id(item):
             raise click.BadParameter(
@@ -37,6 +39,8 @@ class Context:
     @property
     def project(self) -> Project:
         if self._project is None:
+            from generator.project import Project
+
             self._project = Project(self.root)
         return self._project
 
@@ -46,6 +50,8 @@ pass_ctx = click.make_pass_decorator(Context)
 
 def report_source_problems(project: Project) -> int:
     """Print one line per invalid record; return how many there were."""
+    from generator.names import escape_controls
+
     for problem in project.sources.problems:
         click.echo(f"invalid source: {escape_controls(str(problem))}", err=True)
     return len(project.sources.problems)

@@ -11,7 +11,6 @@ from pathlib import Path
 import click
 
 from generator.backends import make_drafter, resolve_backend
-from generator.calllog import cost, read_log, usage_by_day
 from generator.cli.common import (
     Context,
     fail,
@@ -22,6 +21,7 @@ from generator.cli.common import (
     with_options,
 )
 from generator.cli.root import cli
+from generator.finish import Finisher
 from generator.generate import GenerateReport, plan_generation, run_generation
 from generator.project import Project
 
@@ -48,12 +48,37 @@ def run_generate(
     no_cache: bool = False,
 ) -> bool:
     """Generate guides and print the outcome; return True when all went well."""
+    chosen = resolve_backend(backend)
+    if chosen != "openai" or dry_run:
+        return _run_generate(project, ids, chosen, model, concurrency, force, dry_run, no_cache)
+    # A large run forks its finishing worker now: it reads the records while this process
+    # imports the SDK (with generator.llm), so neither waits for the other.
+    with Finisher.for_run(project) as finisher:
+        if not finisher.in_process:
+            import generator.llm  # noqa: F401
+        finisher.take_sources()
+        return _run_generate(
+            project, ids, chosen, model, concurrency, force, dry_run, no_cache, finisher
+        )
+
+
+def _run_generate(
+    project: Project,
+    ids: tuple[str, ...],
+    chosen: str,
+    model: str | None,
+    concurrency: int | None,
+    force: bool,
+    dry_run: bool,
+    no_cache: bool,
+    finisher: Finisher | None = None,
+) -> bool:
+    """Plan, then draft (or only estimate) and print the outcome."""
     ok = report_source_problems(project) == 0
     known = set(project.sources.by_id())
     for missing in sorted(set(ids) - known):
         click.echo(f"error: no valid source record with id {missing!r}", err=True)
         ok = False
-    chosen = resolve_backend(backend)
     drafter = make_drafter(project, chosen, model, cache=not (no_cache or dry_run))
     for notice in getattr(drafter, "notices", ()):
         click.echo(f"warning: {notice}", err=True)
@@ -84,6 +109,7 @@ def run_generate(
             plan,
             concurrency=concurrency or project.settings.llm.concurrency,
             on_progress=progress,
+            finisher=finisher,
         )
     )
     if progress is not None:
@@ -112,6 +138,8 @@ def run_generate(
 
 def estimate_line(project: Project, model: str, prompt: int, count: int) -> str:
     """Say what a run would cost online and in a batch, with completions at most max_tokens."""
+    from generator.calllog import cost
+
     completion = count * project.settings.llm.max_tokens
     price = project.settings.llm.prices.get(model)
     head = f"estimate: ~{prompt} prompt + at most {completion} completion tokens"
@@ -171,6 +199,8 @@ def generate(
 
 def print_usage(project: Project, as_json: bool) -> None:
     """Print tokens and cost by day, model and backend; re-asks count, cache hits do not."""
+    from generator.calllog import usage_by_day
+
     prices = project.settings.llm.prices
     rows, notice = usage_by_day(project.workspace.state_dir, prices)
     if notice:
@@ -207,6 +237,8 @@ def print_usage(project: Project, as_json: bool) -> None:
 @pass_ctx
 def logs(ctx: Context, count: int, guide_id: str | None, as_json: bool, usage: bool) -> None:
     """Show the latest LLM calls: time, model, prompt, guide, tokens, latency, outcome."""
+    from generator.calllog import read_log
+
     if usage:
         print_usage(ctx.project, as_json)
         return

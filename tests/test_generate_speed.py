@@ -1,0 +1,197 @@
+"""What makes generate fast keeps its behaviour: the request as sent, finishing drafts in a
+forked worker, and a CLI that imports only what a command needs."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+from fakes.openai_server import FakeOpenAI, Reply, draft_for, write_synthetic_sources
+from openai import AsyncOpenAI
+
+from generator import finish
+from generator.calllog import CallLog
+from generator.cli import cli
+from generator.cli.root import COMMANDS
+from generator.errors import WorkerError
+from generator.finish import Finisher
+from generator.generate import plan_generation, run_generation
+from generator.llm import OpenAIDrafter
+from generator.project import Project
+from generator.prompts import PromptSet
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def fake():
+    with FakeOpenAI() as server:
+        yield server
+
+
+def make_root(parent: Path, name: str, count: int) -> Path:
+    root = parent / name
+    root.mkdir()
+    shutil.copytree(REPO / "prompts", root / "prompts")
+    shutil.copy(REPO / "prepguide.toml", root / "prepguide.toml")
+    write_synthetic_sources(root / "sources", count)
+    return root
+
+
+def generate_online(root: Path, fake: FakeOpenAI, *, process: bool):
+    """Draft every record of root with the fake server, finishing here or in a worker."""
+    project = Project(root)
+
+    async def go():
+        client = AsyncOpenAI(api_key="sk-test", base_url=fake.base_url, max_retries=0)
+        prompts = PromptSet(project.workspace.prompts_dir, project.settings.site.name)
+        log = CallLog.in_state_dir(project.workspace.state_dir)
+        drafter = OpenAIDrafter(client, "test-model", prompts, log=log)
+        plan = plan_generation(project, drafter, None, force=False)
+        return await run_generation(project, drafter, plan, concurrency=4, finisher=finisher)
+
+    with Finisher(project, process=process) as finisher:
+        finisher.take_sources()
+        return asyncio.run(go())
+
+
+def test_the_drafter_sends_what_the_sdks_typed_create_would_send(workspace: Path, fake) -> None:
+    project = Project(workspace)
+    source = project.source("meta-gem")
+
+    async def go():
+        client = AsyncOpenAI(api_key="sk-test", base_url=fake.base_url, max_retries=0)
+        drafter = OpenAIDrafter(client, "test-model", PromptSet(workspace / "prompts"))
+        body = drafter.request_body(drafter.prompts.messages(source))
+        await client.chat.completions.create(**body)
+        await drafter.draft(source)
+        await drafter.aclose()
+
+    asyncio.run(go())
+    typed, ours = fake.requests
+    assert ours == typed
+    assert ours["response_format"]["json_schema"]["strict"] is True
+
+
+def written(root: Path) -> dict[str, bytes]:
+    guides = root / "guides"
+    return {
+        str(path.relative_to(guides)): path.read_bytes()
+        for path in sorted(guides.rglob("*"))
+        if path.is_file() and not path.name.endswith(".lock")
+    }
+
+
+def test_a_worker_writes_the_same_guides_and_history_as_finishing_here(tmp_path, fake) -> None:
+    here = make_root(tmp_path, "here", 12)
+    worker = make_root(tmp_path, "worker", 12)
+    # One record's answers always break the schema, so its guide fails in both runs alike.
+    fake.script(Reply({"angle": "x"}), match="queue number 3 without", times=None)
+
+    in_process = generate_online(here, fake, process=False)
+    in_worker = generate_online(worker, fake, process=True)
+
+    assert in_worker.generated == in_process.generated
+    assert len(in_worker.generated) == 11
+    assert set(in_worker.failed) == set(in_process.failed) == {"synthetic-00003"}
+    assert written(worker) == written(here)
+
+
+def test_a_run_finished_in_a_worker_is_resumed_without_redoing_any_guide(tmp_path, fake) -> None:
+    root = make_root(tmp_path, "ws", 8)
+    first = generate_online(root, fake, process=True)
+    assert len(first.generated) == 8
+    sent = fake.request_count
+
+    again = generate_online(root, fake, process=True)
+
+    assert again.generated == []
+    assert len(again.skipped) == 8
+    assert fake.request_count == sent
+
+
+def test_a_worker_that_dies_fails_the_run_with_a_message(tmp_path, fake) -> None:
+    root = make_root(tmp_path, "ws", 6)
+    project = Project(root)
+    with Finisher(project, process=True) as finisher:
+        finisher.take_sources()
+        for child in finisher._pool._processes.values():  # type: ignore[union-attr]
+            child.kill()
+            child.join()
+
+        async def go():
+            client = AsyncOpenAI(api_key="sk-test", base_url=fake.base_url, max_retries=0)
+            drafter = OpenAIDrafter(client, "test-model", PromptSet(root / "prompts"))
+            plan = plan_generation(project, drafter, None, force=False)
+            return await run_generation(project, drafter, plan, concurrency=2, finisher=finisher)
+
+        with pytest.raises(WorkerError, match="worker process .* died"):
+            asyncio.run(go())
+    assert not list((root / "guides").glob("*.md"))
+
+
+def test_a_large_online_run_uses_a_worker_and_a_small_one_does_not(tmp_path) -> None:
+    small = Project(make_root(tmp_path, "small", finish.PROCESS_MIN_RECORDS - 1))
+    large = Project(make_root(tmp_path, "large", finish.PROCESS_MIN_RECORDS))
+    with Finisher.for_run(small) as finisher:
+        assert finisher.in_process
+    with Finisher.for_run(large) as finisher:
+        assert finisher.in_process == (finish.available_cpus() < 2)
+
+
+def test_the_cli_drafts_a_large_database_online_and_a_rerun_sends_nothing(tmp_path, fake) -> None:
+    root = make_root(tmp_path, "ws", finish.PROCESS_MIN_RECORDS)
+    env = {**os.environ, "OPENAI_API_KEY": "sk-test", "OPENAI_BASE_URL": fake.base_url}
+    command = [sys.executable, "-m", "generator", "--root", str(root), "generate"]
+
+    first = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    second = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+
+    assert first.returncode == 0, first.stderr
+    assert f"generated {finish.PROCESS_MIN_RECORDS}, skipped 0 unchanged, failed 0" in first.stdout
+    assert len(list((root / "guides").glob("*.md"))) == finish.PROCESS_MIN_RECORDS
+    assert second.returncode == 0, second.stderr
+    assert f"generated 0, skipped {finish.PROCESS_MIN_RECORDS} unchanged" in second.stdout
+    assert fake.request_count == finish.PROCESS_MIN_RECORDS
+    assert draft_for(fake.requests[0])["reported"]
+
+
+def test_help_lists_every_command_with_its_own_summary() -> None:
+    cli.load_all()
+    assert sorted(cli.commands) == sorted(COMMANDS)
+    for name, command in cli.commands.items():
+        placeholder = click.Command(name, help=COMMANDS[name][1])
+        assert placeholder.get_short_help_str(200) == command.get_short_help_str(200), name
+
+
+def imported_modules(*args: str, env: dict[str, str] | None = None) -> set[str]:
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "generator", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, **(env or {})},
+    )
+    assert result.returncode == 0, result.stderr
+    return {line.rsplit("|", 1)[-1].strip() for line in result.stderr.splitlines() if "|" in line}
+
+
+def test_help_imports_neither_the_sdk_nor_the_checks(workspace: Path) -> None:
+    modules = imported_modules("--root", str(workspace), "--help")
+    assert "openai" not in modules
+    assert "generator.checks" not in modules
+    assert "generator.project" not in modules
+
+
+def test_an_online_dry_run_does_not_import_the_checks(workspace: Path) -> None:
+    env = {"OPENAI_API_KEY": "sk-test", "OPENAI_BASE_URL": "http://127.0.0.1:9/v1"}
+    modules = imported_modules("--root", str(workspace), "generate", "--dry-run", env=env)
+    assert "generator.project" in modules
+    assert "openai" in modules
+    assert "generator.checks" not in modules
