@@ -238,7 +238,7 @@ SYNONYMS = {
 @R.add(DUPLICATE, "words_reordered", "steps")
 def _words_reordered(text, guide, rng):
     _, items, _ = steps_of(text)
-    long = [s for s in items if " and " in s]
+    long = [s for s in items if re.match(r"\S+ \S.* and \S", s)]
     if not long:
         return None
     step = strip_end(rng.choice(long))
