@@ -24,6 +24,8 @@ from generator.checks.claims import (
     quantities,
     too_many_numbers,
 )
+from generator.checks.joins import borrowed, misplaced
+from generator.checks.lexicon import TECH_TERMS_TUPLE, introduced_phrases, unknown_phrase
 from generator.checks.text import (
     LEAD_IN,
     STOP,
@@ -80,7 +82,44 @@ SUPERLATIVES = frozenset(
         "never-before-seen",
     ]
 )
-KIND_PHRASE = re.compile(r"(?i)\bof\s+its\s+kind\b|\bin\s+the\s+(?:world|industry)\b|\bever\b")
+SUPERLATIVES |= frozenset(
+    ["best-in-class", "world-leading", "market-leading", "all-time", "record-setting"]
+    + ["record-breaking", "peerless", "unequalled", "unequaled", "unbeaten", "unsurpassed"]
+    + ["second-to-none", "top-tier", "foremost", "finest", "unique", "one-of-a-kind"]
+)
+# Words ending in -est that are not superlatives.
+NOT_SUPERLATIVE = frozenset(
+    ["interest", "test", "request", "quest", "rest", "honest", "modest", "manifest", "digest"]
+    + ["harvest", "forest", "protest", "contest", "invest", "suggest", "arrest", "attest"]
+    + ["chest", "guest", "nest", "west", "pest", "vest", "crest", "priest", "behest", "unrest"]
+    + ["ingest", "conquest", "inquest", "backtest", "pretest", "retest", "bequest", "earnest"]
+    + ["midwest", "southwest", "northwest", "detest", "divest", "infest", "molest", "jest"]
+    + ["zest", "lest", "wrest", "crest", "latest", "interest", "stress-test", "load-test"]
+)
+KIND_PHRASE = re.compile(
+    r"(?i)\bof\s+its\s+kind\b|\bin\s+the\s+(?:world|industry|market)\b|\bever\b"
+    r"|\b(?:no|not\s+a)\s+(?:one|other|competitor|rival|company|team|system)s?\s+(?:else\s+)?"
+    r"|\bnobody\s+else\b|\bunlike\s+any\b|\bsecond\s+to\s+none\b|\bthe\s+world['’]s\b"
+    r"|\bahead\s+of\s+(?:every|all|its|the)\s+(?:\w+\s+)?(?:competitors?|rivals?|industry|others?|peers?)\b"
+    r"|\b(?:leads?|led|leading)\s+the\s+(?:industry|market|field|world)\b|\bset\s+a\s+(?:new\s+)?record\b"
+    r"|\ba\s+(?:new\s+)?record\b|\banywhere\b|\b(?:the|its|their)\s+most\s+(?!of\b)[a-z-]+"
+    r"|\bmost\s+[a-z-]+(?:ive|ent|ant|ful|ous|able|ible|ic|al)\b|\bnumber\s+one\b"
+)
+
+
+def superlative(token: str) -> bool:
+    """Return True for a superlative word: listed, or an adjective's -est form ("busiest")."""
+    lowered = token.casefold()
+    if lowered in SUPERLATIVES:
+        return True
+    for piece in lowered.split("-"):
+        if piece in SUPERLATIVES:
+            return True
+        if len(piece) >= 5 and piece.endswith("est") and piece not in NOT_SUPERLATIVE:
+            return not token[:1].isupper() or piece.endswith("iest")
+    return False
+
+
 # A cause credited in a claim ("thanks to Redis") needs a cause stated in its evidence.
 CAUSE = re.compile(
     r"(?i)\b(?:thanks\s+to|because\s+of|due\s+to|owing\s+to|powered\s+by|enabled\s+by"
@@ -147,7 +186,46 @@ OUTCOMES = frozenset(
         "fixes",
         "solved",
         "solves",
+        "rose",
+        "grew",
+        "fell",
+        "dropped",
+        "climbed",
+        "jumped",
+        "soared",
+        "plunged",
+        "plummeted",
+        "gained",
+        "lifted",
+        "trimmed",
+        "minimised",
+        "minimized",
+        "maximised",
+        "maximized",
+        "delivered",
+        "yielded",
+        "freed",
+        "unlocked",
+        "ended",
+        "stopped",
+        "erased",
+        "resolved",
+        "streamlined",
+        "simplified",
+        "won",
+        "earned",
+        "generated",
     ]
+)
+# What a business or an on-call rota gains: an outcome the record must state to be reported.
+OUTCOME_NOUNS = frozenset(
+    stem(w)
+    for w in ["revenue", "profit", "profits", "churn", "retention", "engagement", "satisfaction"]
+    + ["conversion", "conversions", "sales", "margin", "margins", "outage", "outages"]
+    + ["incident", "incidents", "downtime", "uptime", "productivity", "morale", "complaints"]
+    + ["tickets", "pages", "on-call", "bill", "bills", "spend", "headcount", "signups"]
+    + ["adoption", "loyalty", "trust", "happiness", "burnout", "attrition", "toil", "roi"]
+    + ["customers", "customer", "users", "user", "subscribers", "growth", "savings", "nps"]
 )
 MONTHS_DAYS = frozenset(
     [
@@ -213,6 +291,12 @@ def _proper_nouns(claim: str) -> list[str]:
         if chunk.endswith((":", ".", "!", "?", "“", '"')) or chunk in ("-", "–", "—"):
             initial = True
     return found
+
+
+@lru_cache(maxsize=16)
+def all_terms(vocabulary: tuple[str, ...]) -> tuple[str, ...]:
+    """Return the database's techniques and stack with the common engineering terms."""
+    return tuple(sorted({*vocabulary, *TECH_TERMS_TUPLE}))
 
 
 @lru_cache(maxsize=16)
@@ -320,7 +404,11 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
     # Superlatives and outcomes the evidence does not state.
     for token in claim_tokens:
         lowered_token = token.casefold()
-        if lowered_token in SUPERLATIVES and stem(lowered_token) not in evidence_stems:
+        if (
+            superlative(token)
+            and stem(lowered_token) not in evidence_stems
+            and lowered_token not in unit.norm
+        ):
             problems.append(
                 Problem("grounding.claim", token, f"superlative {token!r} is not in the evidence")
             )
@@ -339,6 +427,12 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
         if normalize(phrase.group()) not in unit.norm:
             problems.append(
                 Problem("grounding.claim", phrase.group(), f"{phrase.group()!r} is not stated")
+            )
+    for token in claim_tokens:
+        key = stem(token)
+        if key in OUTCOME_NOUNS and key not in evidence_stems and key not in index.vocabulary:
+            problems.append(
+                Problem("grounding.claim", token, f"outcome {token!r} is not in the evidence")
             )
     previous = ""
     evidence_outcome = any(s in OUTCOMES for s in evidence_stems)
@@ -388,7 +482,15 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
             )
         else:
             named.append((name, stems(name)))
-    for phrase in _terms(claim_stems, ctx.vocabulary):
+    first = words(claim)[:1]
+    if first and first[0] in index.names and normalize(first[0]) not in own:
+        named.append((first[0], stems(first[0])))  # a record name opening the sentence
+    for phrase in introduced_phrases(claim):
+        if unknown_phrase(phrase, index.vocabulary):
+            problems.append(
+                Problem("grounding.term", phrase, f"{phrase!r} is not named in the record")
+            )
+    for phrase in _terms(claim_stems, all_terms(ctx.vocabulary)):
         text = " ".join(phrase)
         if not _contains(index.sequence, phrase):
             problems.append(
@@ -396,7 +498,9 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
             )
         else:
             named.append((text, phrase))
+    problems += [Problem(*p) for p in borrowed(claim, unit, index, own_stems)]
     if result:
+        problems += [Problem(*p) for p in misplaced(claim, unit, named, own_stems)]
         # The system a record is about (named in its title) may carry any of its results.
         title = set(stems(ctx.source.title))
         for name, name_stems in named:
