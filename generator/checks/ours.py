@@ -14,8 +14,9 @@ from generator.checks.base import (
     record_file,
     sentences,
 )
+from generator.checks.stepform import form_problem, near_duplicate, step_key
 from generator.checks.subjects import IMPERATIVES
-from generator.checks.text import content, record_index, stems, words
+from generator.checks.text import record_index, stems, words
 from generator.figures import DIGIT
 from generator.findings import Finding
 from generator.guides import CASE_STUDY, INTERPRETATION, PRACTICE
@@ -24,7 +25,6 @@ from generator.quotes import QUOTED, normalize
 HEADING_WORDS = 8
 COPY_TOKENS = 8
 COPY_SHARE = 0.8
-STEP_OVERLAP = 0.8
 # A step that describes what people do ("Strong candidates often profile …") is not a step.
 FREQUENCY = frozenset(["often", "usually", "typically", "generally", "tend", "tends", "rarely"])
 SUBJECTS = frozenset(
@@ -115,11 +115,6 @@ def _short(rule: str, section: str, label: str, text: str) -> list[Finding]:
     return [finding(rule, "error", section, message)]
 
 
-def _jaccard(a: list[str], b: list[str]) -> float:
-    sa, sb = set(a), set(b)
-    return len(sa & sb) / len(sa | sb) if sa | sb else 0.0
-
-
 def check_ours(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
     """Refuse copied record sentences in our sections, long headings and non-steps."""
     findings = []
@@ -163,7 +158,7 @@ def _steps(guide: ParsedGuide) -> list[Finding]:
         return []
     items = [m.group(1) for line in practice.text.splitlines() if (m := LIST_ITEM.match(line))]
     findings = []
-    stemmed = [content(stems(item)) for item in items]
+    keys = [step_key(item) for item in items]
     for index, item in enumerate(items):
         problem = None
         first = words(item)[:1]
@@ -176,9 +171,11 @@ def _steps(guide: ParsedGuide) -> list[Finding]:
             or declarative(item)
         ):
             problem = "is not an imperative (start with a verb, e.g. 'Profile …')"
+        elif form := form_problem(item):
+            problem = f"{form}, not an imperative (start with a verb, e.g. 'Profile …')"
         else:
             for other in range(index):
-                if _jaccard(stemmed[index], stemmed[other]) >= STEP_OVERLAP:
+                if near_duplicate(keys[index], keys[other]):
                     problem = f"nearly repeats {quote(items[other], 80)}"
                     break
         if problem:

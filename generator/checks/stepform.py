@@ -1,0 +1,138 @@
+"""What a step of "Put it into practice" must be: one imperative sentence, unlike the others.
+
+A step is not an imperative when it opens with a question word, a modal or auxiliary, a
+pronoun or article, a gerund, a plural noun or a past form, when it ends in a question mark,
+or when it describes what people do. Two steps nearly repeat each other when their content
+words, folded for spelling (-ise/-ize, -our/-or) and common synonyms, mostly coincide or one
+holds the other with at most two words more.
+"""
+
+from __future__ import annotations
+
+import re
+
+from generator.checks.text import STOP, stem, words
+
+# Openers that make a question or a statement, never an instruction.
+NOT_COMMAND = frozenset(
+    ["can", "could", "would", "will", "shall", "should", "may", "might", "must", "do", "does"]
+    + ["did", "is", "are", "was", "were", "has", "have", "had", "am", "how", "what", "why"]
+    + ["when", "where", "which", "who", "whom", "whose", "whether", "isn't", "aren't"]
+    + ["it's", "there's", "someone", "anyone", "everyone"]
+)
+# A gerund opener ("Measuring …") is a noun phrase; these words end in -ing but are verbs.
+ING_VERBS = frozenset(["bring", "string", "ring", "sing", "swing", "wring", "sling", "ping"])
+# Openers after which the command follows a comma ("For each change, record …").
+LEAD = frozenset(
+    ["for", "before", "after", "if", "when", "once", "with", "in", "on", "at", "during"]
+    + ["while", "until", "to", "using", "from", "as", "where", "whenever", "unless"]
+)
+# Verbs that end like plural nouns but are commands.
+S_VERBS = frozenset(["focus", "discuss", "access", "process", "address", "pass", "bypass"])
+THEN = re.compile(r";\s+(?:then\s+)?(?=[a-z])")
+SYNONYMS = {
+    stem(a): stem(b)
+    for a, b in [
+        ("gauge", "measure"),
+        ("track", "measure"),
+        ("quantify", "measure"),
+        ("profile", "measure"),
+        ("contrast", "compare"),
+        ("jot", "write"),
+        ("note", "write"),
+        ("record", "write"),
+        ("document", "write"),
+        ("describe", "explain"),
+        ("outline", "explain"),
+        ("list", "name"),
+        ("identify", "name"),
+        ("present", "report"),
+        ("share", "report"),
+        ("create", "build"),
+        ("make", "build"),
+        ("distinguish", "separate"),
+        ("examine", "study"),
+        ("analyse", "study"),
+        ("analyze", "study"),
+        ("review", "study"),
+    ]
+}
+SPELLING = (
+    (re.compile(r"is(e|ing|ed|es|ation|ations)$"), r"iz\1"),
+    (re.compile(r"ys(e|ing|ed|es)$"), r"yz\1"),
+    (re.compile(r"([iblvm])our(s|ed|ing)?$"), r"\1or\2"),
+    (re.compile(r"tre(s)?$"), r"ter\1"),
+    (re.compile(r"ogue(s)?$"), r"og\1"),
+    (re.compile(r"ll(ed|ing|er|ers)$"), r"l\1"),
+)
+OVERLAP = 0.75
+EXTRA_WORDS = 2
+
+
+def form_problem(item: str) -> str | None:
+    """Say why a step is not one imperative sentence, or return None."""
+    text = item.strip()
+    if text.endswith("?"):
+        return "is a question"
+    if THEN.search(text):
+        return "is more than one sentence"
+    tokens = words(text)
+    if not tokens:
+        return "is empty"
+    first = tokens[0].casefold()
+    if first in LEAD and "," in text:
+        tokens = words(text.split(",", 1)[1]) or tokens
+        first = tokens[0].casefold()
+    if first.endswith("ly") and len(tokens) > 1:
+        first = tokens[1].casefold()
+    if first in NOT_COMMAND or first.rstrip("?") in NOT_COMMAND:
+        return "is a question or a statement"
+    if first.endswith("ing") and len(first) > 5 and first not in ING_VERBS:
+        return "opens with a gerund"
+    if len(first) > 3 and first.endswith("ed") and not first.endswith("eed"):
+        return "opens with a past form"
+    plural = first.endswith("s") and not first.endswith(("ss", "us", "is", "ys"))
+    if len(first) > 3 and plural and first not in S_VERBS:
+        return "opens with a noun"
+    return None
+
+
+def _fold(token: str) -> str:
+    word = token.casefold()
+    for pattern, repl in SPELLING:
+        word = pattern.sub(repl, word)
+    key = stem(word)
+    return SYNONYMS.get(key, key)
+
+
+def step_key(item: str) -> frozenset[str]:
+    """Return a step's content words, folded for spelling and synonyms."""
+    return frozenset(_fold(t) for t in words(item) if t.casefold() not in STOP)
+
+
+def _close(a: str, b: str) -> bool:
+    """Return True for two words one letter apart (a typo or a spelling variant)."""
+    if a == b:
+        return True
+    if abs(len(a) - len(b)) > 1 or min(len(a), len(b)) < 5:
+        return False
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b, strict=True)) == 1
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+
+
+def near_duplicate(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Return True when two steps' folded content words mostly coincide."""
+    if not a or not b:
+        return False
+    only_a = a - b
+    only_b = b - a
+    matched = {x for x in only_a if any(_close(x, y) for y in only_b)}
+    shared = len(a & b) + len(matched)
+    union = len(a | b) - len(matched)
+    if shared / union >= OVERLAP:
+        return True
+    small, large = (a, b) if len(a) <= len(b) else (b, a)
+    rest = len(small) - shared
+    return len(small) >= 3 and rest <= 0 and len(large) - len(small) <= EXTRA_WORDS
