@@ -260,6 +260,7 @@ class Problem:
     rule: str
     term: str
     message: str
+    whole: bool = False  # a finding about the whole sentence, which its clauses cannot clear
 
 
 @dataclass
@@ -272,6 +273,9 @@ class Claim:
     problems: list[Problem] = field(default_factory=list)
 
 
+DIGIT_NAME = re.compile(r"\d+(?![KMBTG]\Z|[KMGTP]B\Z|[GMk]W\Z|[GM]Hz\Z)[A-Z][A-Za-z]*")
+
+
 def _proper_nouns(claim: str) -> list[str]:
     """Return the capitalised names, acronyms and product names of a sentence."""
     found = []
@@ -280,8 +284,8 @@ def _proper_nouns(claim: str) -> list[str]:
         for token in words(chunk):
             for piece in parts(token) if "-" in token else [token]:
                 letters = piece.replace("’", "'").split("'")[0]
-                if not letters or not letters[0].isalpha():
-                    continue
+                if not letters or not (letters[0].isalpha() or DIGIT_NAME.fullmatch(letters)):
+                    continue  # words, and names that open with a digit ("5D", not "40K")
                 mixed = any(ch.isupper() for ch in letters[1:]) or any(
                     ch.isdigit() for ch in letters
                 )
@@ -602,7 +606,7 @@ def analyze(guide: ParsedGuide, ctx: CheckContext) -> list[Claim]:
             if len(clauses) > 1:
                 split = [_judge(c, guide, index, ctx) for c in clauses]
                 if not any(c.problems for c in split):
-                    judged.problems = []
+                    judged.problems = [p for p in judged.problems if p.whole]
         claims.append(judged)
     return claims
 

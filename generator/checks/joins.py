@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from generator.checks.text import STOP, RecordIndex, Unit, stems
+from generator.checks.text import STOP, RecordIndex, Unit, stems, words
 
 BREAK = re.compile(r"[,;:()\[\]]|\.\s|\s[-–—]\s")
 JOINED = "grounding.joined"
@@ -73,12 +73,16 @@ def misplaced(
     unit: Unit,
     named: list[tuple[str, tuple[str, ...]]],
     own: set[str],
-) -> list[tuple[str, str, str]]:
-    """Find names of a claim standing beside words that its evidence gives to another name."""
+) -> list[tuple[str, str, str, bool]]:
+    """Find names of a claim standing beside words that its evidence gives to another name.
+
+    Each finding holds for the whole sentence: splitting it into clauses cannot clear it.
+    """
     claim_sequence = _sequence(claim)
     evidence_sequence = _sequence(unit.text)
     phrases = {}
-    for name, name_stems in named:
+    compounds = [(t, stems(t)) for t in {w for w in words(claim) if "-" in w and w.islower()}]
+    for name, name_stems in [*named, *sorted(compounds)]:
         phrase = tuple(s for s in name_stems if s not in STOP)
         if phrase and not all(p in own for p in phrase) and _neighbours(evidence_sequence, phrase):
             phrases[name] = phrase
@@ -87,15 +91,18 @@ def misplaced(
         stated = _neighbours(evidence_sequence, phrase)
         befores = {b for b, _ in stated}
         afters = {a for _, a in stated}
-        others = [p for n, p in phrases.items() if n != name and not set(p) & set(phrase)]
+        others = [
+            p
+            for n, p in phrases.items()
+            if n != name and not set(p) & set(phrase) and (len(p) > 1 or n != n.casefold())
+        ]
         sides = set().union(*(_sides(other, evidence_sequence) for other in others))
         for before, after in _neighbours(claim_sequence, phrase):
             if (before and before not in befores and (before, "") in sides) or (
                 after and after not in afters and ("", after) in sides
             ):
-                found.append(
-                    (JOINED, name, f"{name!r} stands where its evidence sentence names another")
-                )
+                message = f"{name!r} stands where its evidence sentence names another"
+                found.append((JOINED, name, message, True))
                 break
     return found
 
