@@ -32,12 +32,36 @@ ADVICE = (
     r"|looks?\s+for\s+(?:candidates|engineers|applicants|people)"
     r"|hires?\s+(?:candidates|engineers|applicants|people)\s+who"
 )
-READER = r"(?:you|candidates?|readers?|applicants?|job\s+seekers|engineers|everyone|one)"
+READER = (
+    r"(?:you|candidates?|readers?|applicants?|job\s+seekers|everyone|anyone|one|we|people"
+    r"|interviewees|(?:(?:every|each|any|a|an|all|[a-z]+)\s+)?(?:engineering\s+)?"
+    r"(?:teams?|engineers?|developers?|candidates?|builders?|newcomers))"
+)
+# Whom advice is told to: "teaches engineers to", "would tell you to".
+LISTENER = (
+    r"(?:you|us|candidates?|readers?|applicants?|job\s+seekers|everyone|anyone|people"
+    r"|interviewees|(?:(?:its|their|every|each|any|all|other)\s+)?(?:engineering\s+)?"
+    r"(?:teams?|engineers?|developers?|builders?|newcomers|staff))"
+)
+TEACH = (
+    r"(?:tell|tells|told|teach|teaches|taught|remind|reminds|reminded|want|wants|wanted|ask"
+    r"|asks|asked|encourage|encourages|push|pushes|pushed|train|trains|trained|warn|warns"
+    r"|warned|expect|expects|expected|invite|invites|challenge|challenges)"
+)
+# Nouns that carry a lesson or advice: "X's guidance is to", "the message of X is".
+LESSON = (
+    r"(?:message|lesson|advice|guidance|takeaway|moral|motto|mantra|rule|tip|recommendation"
+    r"|philosophy|principle|counsel|instruction|verdict)s?"
+)
 # Who a guide's reader is: advice aimed at them has no place in what a source reports.
 AUDIENCE = re.compile(
     r"\b(?:you|your|candidates?|readers?|applicants?|job\s+seekers|interviewees)\b", re.I
 )
-DIRECTIVE = rf"{READER}\s+(?:should|must|ought\s+to|need\s+to|have\s+to|shouldn't|mustn't)"
+DIRECTIVE = (
+    rf"{READER}\s+(?:(?:always|really|simply|first|also)\s+)?(?:should|must|ought\s+to"
+    r"|need\s+to|needs\s+to|have\s+to|has\s+to|had\s+better|'d\s+better|would\s+do\s+well\s+to"
+    r"|are\s+(?:advised|expected|encouraged|urged)\s+to|shouldn't|mustn't)"
+)
 SAYING = (
     r"(?:says?|said|states?|stated|claims?|believes?|thinks?|argues?|writes?|insists?|shows?"
     r"|showed|suggests?|notes?|explains?|teaches|taught|demonstrates?|proves?|reminds?\s+us)"
@@ -78,6 +102,19 @@ ATTRIBUTION_PATTERNS = tuple(
         rf"\bas\s+{_ENTITY}\s+(?:{SAYING}|puts\s+it)\W{{0,3}}\s*{DIRECTIVE}\b",
         rf"\b(?:in|per|following)\s+{_ENTITY}(?:['’]s?)?(?:\s+(?:view|opinion|words|advice"
         rf"|experience|book))?\W{{0,3}}\s*{DIRECTIVE}\b",
+        rf"(?:{_ENTITY}|{_PEOPLE}){AUXILIARY}(?:\s+(?:would|will|could|might)"
+        rf"(?:\s+\w+)?)?\s+{TEACH}\s+{LISTENER}\s+(?:not\s+)?to\s+[a-z]",
+        rf"\b(?:taught|showed|told|reminded|convinced|persuaded)\s+(?:the\s+)?{_ENTITY}"
+        rf"\W{{0,3}}\s*(?:that\s+)?{DIRECTIVE}\b",
+        rf"{ENTITY_MARK}['’]s?\s+(?:[\w-]+\s+)?{LESSON}(?:\s+(?:for|to)\s+[\w\s-]{{1,30}}?)?"
+        rf"\s*(?:is|was|:|boils|comes\s+down)",
+        rf"\b{LESSON}\s+(?:of|from|behind)\s+(?:the\s+)?{_ENTITY}(?:\s+(?:for|to)\s+"
+        rf"[\w\s-]{{1,30}}?)?\s*(?:is|was|:|boils|comes\s+down)",
+        rf"\b{LESSON}\s+(?:that\s+)?{_ENTITY}\s+(?:wants|would|gives|offers|shares|leaves"
+        rf"|hopes|draws|takes)",
+        rf"\b(?:take\s+it\s+from|listen\s+to|do\s+as|do\s+what|if\s+you\s+(?:were\s+to\s+)?ask)"
+        rf"\s+(?:the\s+)?{_ENTITY}",
+        rf"\bfollow\s+{ENTITY_MARK}['’]s?\s+(?:lead|example|advice|playbook)",
         rf"{ENTITY_MARK}['’]s\s+(?:own\s+)?(?:advice|recommendations?"
         rf"|endorsement|guidance|tips?|suggestions?|verdict)\b(?!\s+(?:{SYSTEM_NOUNS})\b)",
         rf"\b(?:endorsed|recommended|approved|sponsored|backed|vetted|certified|sanctioned"
