@@ -48,6 +48,11 @@ TEACH = (
     r"|asks|asked|encourage|encourages|push|pushes|pushed|train|trains|trained|warn|warns"
     r"|warned|expect|expects|expected|invite|invites|challenge|challenges)"
 )
+# A modal of obligation with any subject: "According to X, a careful team should …".
+MODAL = (
+    r"(?:should|must|ought\s+to|had\s+better|'d\s+better|would\s+do\s+well\s+to"
+    r"|(?:need|needs|have|has)\s+to(?!\s+be\b))\b"
+)
 # Nouns that carry a lesson or advice: "X's guidance is to", "the message of X is".
 LESSON = (
     r"(?:message|lesson|advice|guidance|takeaway|moral|motto|mantra|rule|tip|recommendation"
@@ -82,7 +87,7 @@ SYSTEM_NOUNS = (
 ENTITY_MARK = "\ue000"
 QUOTE_MARK = "\ue001"
 _ENTITY = (
-    rf"(?:{ENTITY_MARK}(?:['’]s?)?{ROLE}"
+    rf"(?:(?:the\s+)?{ENTITY_MARK}(?:['’]s?)?{ROLE}"
     r"|\b(?:the|this)\s+(?:original\s+)?(?:article|write-?up|blog\s+post|post|paper"
     r"|source|authors?))"
 )
@@ -95,8 +100,12 @@ ATTRIBUTION_PATTERNS = tuple(
     re.compile(pattern, re.IGNORECASE)
     for pattern in (
         rf"(?:{_ENTITY}|{_PEOPLE}){AUXILIARY}\s+(?:{ADVICE})(?![\w-])",
-        rf"\baccording\s+to\s+{_ENTITY}.{{0,300}}?\b{DIRECTIVE}\b",
-        rf"\b{DIRECTIVE}\b.{{0,300}}?\baccording\s+to\s+{_ENTITY}",
+        rf"\baccording\s+to\s+(?:{_ENTITY}|{_PEOPLE}).{{0,300}}?\b{MODAL}",
+        rf"\b{MODAL}.{{0,300}}?\baccording\s+to\s+(?:{_ENTITY}|{_PEOPLE})",
+        rf"{ENTITY_MARK}[^.;!?]{{0,80}}?(?<!\bwe)(?<!\bi)(?<!\byou)\s+(?:would|will|'d|could)"
+        rf"\s+(?:\w+\s+)?{TEACH}\s+{LISTENER}\s+(?:not\s+)?to\s+[a-z]",
+        rf"{ENTITY_MARK}[^.;!?]{{0,80}}?(?<!\bwe)(?<!\bi)(?<!\byou)\s+(?:would|will|'d|could)"
+        rf"\s+(?:say|tell\s+\w+|argue|insist|answer|reply)\W{{0,3}}\s*(?:that\s+)?{DIRECTIVE}",
         rf"(?:{_ENTITY}|{_PEOPLE}){AUXILIARY}\s+{SAYING}\s+(?:that\s+)?{DIRECTIVE}\b",
         rf"\bas\s+{_ENTITY}\s+(?:{ADVICE})(?![\w-])",
         rf"\bas\s+{_ENTITY}\s+(?:{SAYING}|puts\s+it)\W{{0,3}}\s*{DIRECTIVE}\b",

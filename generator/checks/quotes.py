@@ -9,9 +9,8 @@ from generator.checks.base import (
     grounding_text,
     quote,
     record_file,
-    sentence_at,
 )
-from generator.checks.subjects import about_company
+from generator.checks.subjects import speaks_for_company
 from generator.checks.text import record_index
 from generator.findings import Finding
 from generator.guides import REPORTS
@@ -47,7 +46,7 @@ def check_quotes(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
         for found in find_quotes(block.text):
             if block.section == REPORTS:
                 rule = "quotes.verbatim"
-            elif about_company(sentence_at(block.text, found.start), ctx):
+            elif speaks_for_company(block.text, found.start, ctx):
                 rule = "quotes.attributed"
             else:
                 continue
