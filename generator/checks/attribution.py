@@ -8,6 +8,7 @@ count. A verbatim quotation with no directive around it is not advice.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from generator.checks.base import (
     CheckContext,
@@ -132,13 +133,20 @@ ATTRIBUTION_PATTERNS = tuple(
 )
 
 
+@lru_cache(maxsize=64)
+def _runs(mentions: re.Pattern[str]) -> re.Pattern[str]:
+    """Match a run of names as one ("Universal Product Identifier" from its three words)."""
+    one = mentions.pattern
+    return re.compile(rf"{one}(?:[ \t]+{one})*", mentions.flags)
+
+
 def _attributed_advice(
     sentence: str, mentions: re.Pattern[str], patterns: tuple[re.Pattern[str], ...]
 ) -> str | None:
     """Return the words that put advice in an entity's mouth, or None."""
     unquoted = QUOTED.sub(QUOTE_MARK, sentence)
-    names = mentions.findall(unquoted)
-    masked = mentions.sub(ENTITY_MARK, unquoted)
+    names = [" ".join(run.split()) for run in _runs(mentions).findall(unquoted)]
+    masked = _runs(mentions).sub(ENTITY_MARK, unquoted)
     for index, pattern in enumerate(patterns):
         match = pattern.search(masked)
         if match is None:
