@@ -24,7 +24,7 @@ from generator.checks.claims import (
     quantities,
     too_many_numbers,
 )
-from generator.checks.joins import borrowed, misplaced
+from generator.checks.joins import borrowed, borrowed_subject, misplaced
 from generator.checks.lexicon import TECH_TERMS_TUPLE, introduced_phrases, unknown_phrase
 from generator.checks.text import (
     LEAD_IN,
@@ -503,8 +503,9 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
         else:
             named.append((text, phrase))
     problems += [Problem(*p) for p in borrowed(claim, unit, index, own_stems)]
+    problems += [Problem(*p) for p in misplaced(claim, unit, named, own_stems)]
     if result:
-        problems += [Problem(*p) for p in misplaced(claim, unit, named, own_stems)]
+        problems += [Problem(*p) for p in borrowed_subject(claim, unit, index, own_stems)]
         # The system a record is about (named in its title) may carry any of its results.
         title = set(stems(ctx.source.title))
         for name, name_stems in named:

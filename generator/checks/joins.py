@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from generator.checks.text import STOP, RecordIndex, Unit, stems, words
+from generator.checks.text import LEAD_IN, STOP, RecordIndex, Unit, stems, words
 
 BREAK = re.compile(r"[,;:()\[\]]|\.\s|\s[-–—]\s")
 JOINED = "grounding.joined"
@@ -50,6 +50,28 @@ def borrowed(
                 (JOINED, term, f"{term!r} comes from another sentence of the record than this one")
             )
     return found
+
+
+LEAD = re.compile(
+    r"^\W*(?:according\s+to\s+[^,:]{1,60}[,:]\s*|(?:in\s+)?(?:the|a|an|its|their)\s+)",
+    re.IGNORECASE,
+)
+
+
+def borrowed_subject(
+    claim: str, unit: Unit, index: RecordIndex, own: set[str]
+) -> list[tuple[str, str, str]]:
+    """Find a claim's opening word (its subject) taken from another sentence than its result."""
+    opening = words(LEAD.sub("", LEAD_IN.sub("", claim.strip())))[:1]
+    if not opening:
+        return []
+    key = stems(opening[0])[-1] if stems(opening[0]) else ""
+    if not key or key in STOP or key in own or key in unit.all_stems:
+        return []
+    if not any(key in other.all_stems for other in index.units if other is not unit):
+        return []
+    word = opening[0]
+    return [(JOINED, word, f"{word!r} comes from another sentence of the record than the result")]
 
 
 def _sequence(text: str) -> tuple[str, ...]:
