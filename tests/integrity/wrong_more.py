@@ -283,7 +283,7 @@ def _modal_question(text, guide, rng):
 
 @R.add(STEP_FORM, "noun_phrase", "steps")
 def _noun_phrase(text, guide, rng):
-    return add_step(text, "Clear notes on what you measured and why.")
+    return add_step(text, "Notes on what you measured and why.")
 
 
 # --- figures about the company in our sections ----------------------------------------------
@@ -359,6 +359,10 @@ def _credited_component(text, guide, rng):
         others = [n for n in names if n not in sentence]
         if not here or not others or not figures(sentence) or is_scale_line(sentence):
             return None
+        # the name that does something, not the noun a figure counts ("2,400 GPU workers")
+        here = [n for n in here if not re.search(rf"\d\S*\s+{re.escape(n)}", sentence)]
+        if not here:
+            return None
         old = rng.choice(here)
         return sentence.replace(old, rng.choice(others), 1)
 
@@ -392,7 +396,8 @@ def _credited_figure(text, guide, rng):
     if not picked:
         return None
     name, tail = picked
-    return append_sentence(text, f"{name} delivered {tail}.")
+    subject = name if name[:1].isupper() else f"The {name}"
+    return append_sentence(text, f"{subject} delivered {tail}.")
 
 
 @R.add(JOINED, "led_to", REPORTS)
