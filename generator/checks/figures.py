@@ -77,8 +77,8 @@ READER_UNITS = frozenset(
 
 def stated(q: Quantity, facts: Grounding, ctx: CheckContext) -> bool:
     """Return True when the record states a figure's value, exactly or rounded."""
-    if q.figure.text.casefold() in NUMBER_WORDS:
-        return False  # a small number word is judged with its noun, sentence by sentence
+    if q.figure.text.casefold() in NUMBER_WORDS or q.figure.kind == "vague":
+        return False  # number and magnitude words are judged with their noun, one by one
     if not q.approx and facts.supports(q.figure):
         return True
     index = record_index(ctx.source)
@@ -89,10 +89,9 @@ def restated(q: Quantity, sentence: str, ctx: CheckContext) -> bool:
     """Return True when a number word counts a record figure's noun, or arithmetic gives it."""
     index = record_index(ctx.source)
     counted = replace(q, noun=noun_after(sentence, q))
-    if counted.figure.text.casefold() in NUMBER_WORDS and any(
-        match(counted, quantities(u.text), u.stems) is None for u in index.units
-    ):
-        return True  # "four regions" needs a four that counts regions
+    worded = counted.figure.text.casefold() in NUMBER_WORDS or counted.figure.kind == "vague"
+    if worded and any(match(counted, quantities(u.text), u.stems) is None for u in index.units):
+        return True  # "four regions" needs a four that counts regions, "billions" too
     return any(derived(counted, quantities(u.text)) for u in index.units)
 
 

@@ -14,7 +14,13 @@ from generator.checks.base import (
     record_file,
     sentences,
 )
-from generator.checks.stepform import form_problem, near_duplicate, step_key
+from generator.checks.stepform import (
+    form_problem,
+    near_duplicate,
+    same_letters,
+    squashed,
+    step_key,
+)
 from generator.checks.subjects import IMPERATIVES
 from generator.checks.text import record_index, stems, words
 from generator.figures import DIGIT
@@ -159,6 +165,7 @@ def _steps(guide: ParsedGuide) -> list[Finding]:
     items = [m.group(1) for line in practice.text.splitlines() if (m := LIST_ITEM.match(line))]
     findings = []
     keys = [step_key(item) for item in items]
+    letters = [squashed(item) for item in items]
     for index, item in enumerate(items):
         problem = None
         first = words(item)[:1]
@@ -175,7 +182,9 @@ def _steps(guide: ParsedGuide) -> list[Finding]:
             problem = f"{form}, not an imperative (start with a verb, e.g. 'Profile …')"
         else:
             for other in range(index):
-                if near_duplicate(keys[index], keys[other]):
+                if near_duplicate(keys[index], keys[other]) or same_letters(
+                    letters[index], letters[other]
+                ):
                     problem = f"nearly repeats {quote(items[other], 80)}"
                     break
         if problem:

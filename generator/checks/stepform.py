@@ -4,12 +4,13 @@ A step is not an imperative when it opens with a question word, a modal or auxil
 pronoun or article, a gerund, a plural noun or a past form, when it ends in a question mark,
 or when it describes what people do. Two steps nearly repeat each other when their content
 words, folded for spelling (-ise/-ize, -our/-or) and common synonyms, mostly coincide or one
-holds the other with at most two words more.
+holds the other with at most two words more, or their letters differ by a tenth at most.
 """
 
 from __future__ import annotations
 
 import re
+from difflib import SequenceMatcher
 
 from generator.checks.text import STOP, stem, words
 
@@ -66,6 +67,7 @@ SPELLING = (
     (re.compile(r"ll(ed|ing|er|ers)$"), r"l\1"),
 )
 OVERLAP = 0.75
+LETTERS = 0.9
 EXTRA_WORDS = 2
 
 
@@ -120,6 +122,18 @@ def _close(a: str, b: str) -> bool:
         return sum(x != y for x, y in zip(a, b, strict=True)) == 1
     short, long = (a, b) if len(a) < len(b) else (b, a)
     return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+
+
+def squashed(item: str) -> str:
+    """Return a step's letters only, each word folded for spelling ("re-run" is "rerun")."""
+    return "".join(_fold(t) for t in words(item)).replace("-", "").replace("'", "")
+
+
+def same_letters(a: str, b: str) -> bool:
+    """Return True when two squashed steps differ by a few letters (spelling, spacing)."""
+    if not a or not b or abs(len(a) - len(b)) > max(2, len(a) // 10):
+        return False
+    return a == b or SequenceMatcher(None, a, b, autojunk=False).ratio() >= LETTERS
 
 
 def near_duplicate(a: frozenset[str], b: frozenset[str]) -> bool:
