@@ -408,3 +408,20 @@ def _led_to(text, guide, rng):
     name, tail = picked
     subject = name if name[:1].isupper() else f"The {name}"
     return append_sentence(text, f"{subject} is what led to {tail}.")
+
+
+RESULT_VERB = re.compile(
+    r"\b(?:cut|reduced|doubled|tripled|halved|fell|dropped|improved|lowered|raised)\b.*"
+)
+
+
+@R.add(JOINED, "subjectless_clause", REPORTS)
+def _subjectless_clause(text, guide, rng):
+    items = [s for s in record_sentences(guide.record) if len(s.split()) >= 6]
+    results = [m.group(0) for s in items if (m := RESULT_VERB.search(strip_end(s)))]
+    results = [r for r in results if figures(r)]
+    subjects = [strip_end(s).split(",")[0] for s in items if not figures(s)]
+    if not results or not subjects:
+        return None
+    result = re.split(r",\s|;\s", rng.choice(results))[0]
+    return append_sentence(text, f"{rng.choice(subjects)}, and {result}.")
