@@ -182,6 +182,14 @@ SPEAKER = re.compile(
 )
 
 
+# A sentence that names the speaker of the quotation before it ("That is how X put it.").
+ATTRIBUTES_BACK = re.compile(
+    r"^\W*(?:(?:that|this|so|thus)\b.{0,40}?\b(?:how|what|words?|says?|said|puts?|put|describes?"
+    r"|described|sum|sums|summed|calls?|called|writes?|wrote)\b|(?:says?|said|writes?|wrote)\b)",
+    re.IGNORECASE,
+)
+
+
 def speaks_for_company(text: str, position: int, ctx: CheckContext) -> bool:
     """Return True when the sentence at a position of a text gives the company's words.
 
@@ -191,9 +199,16 @@ def speaks_for_company(text: str, position: int, ctx: CheckContext) -> bool:
     sentence = sentence_at(text, position)
     if about_company(sentence, ctx) or SPEAKER.search(sentence):
         return True
+    start = text.find(sentence)
+    after = start + len(sentence)
+    while start >= 0 and after < len(text) and text[after] in '"”’) \t\n':
+        after += 1
+    following = sentence_at(text, after) if start >= 0 and after < len(text) else ""
+    back = following and following != sentence and ATTRIBUTES_BACK.search(following)
+    if back and about_company(following, ctx):
+        return True  # "“…” That is how X's engineers put it."
     if not CONTINUES.search(sentence):
         return False
-    start = text.find(sentence)
     previous = sentence_at(text, max(0, start - 2)) if start > 0 else ""
     return bool(previous) and previous != sentence and about_company(previous, ctx)
 

@@ -425,3 +425,12 @@ def _subjectless_clause(text, guide, rng):
         return None
     result = re.split(r",\s|;\s", rng.choice(results))[0]
     return append_sentence(text, f"{rng.choice(subjects)}, and {result}.")
+
+
+@R.add(QUOTE_OUT, "quote_then_speaker", "interpretation")
+def _quote_then_speaker(text, guide, rng):
+    return append_sentence(
+        text,
+        "“Most of the win came from deleting code.” That is how "
+        f"{possessive(guide.company)} engineers sum up the project.",
+    )
