@@ -83,6 +83,8 @@ NOT_IMPERATIVE = frozenset(
 
 def copied(sentence: str, ctx: CheckContext) -> str | None:
     """Return the record sentence a sentence of ours copies (verbatim or 80 % of 8+ tokens)."""
+    if sentence.startswith(("“", '"')) and QUOTED.search(sentence) is None:
+        return None  # a quotation standing as its own sentence: the splitter took its end
     text = QUOTED.sub(" ", sentence) if '"' in sentence or "“" in sentence else sentence
     tokens = set(stems(text))
     if len(words(text)) < COPY_TOKENS or not tokens:

@@ -4,7 +4,14 @@ are the reader's, and distinct steps that share words."""
 
 from __future__ import annotations
 
-from .edits import add_step, append_sentence, edit_sentence, possessive
+from .edits import (
+    add_step,
+    append_sentence,
+    edit_sentence,
+    fragment,
+    long_record_sentences,
+    possessive,
+)
 from .kinds import FRAMING, INSTRUCTION, MENTION, OWN, QUOTE_OURS, STEPS
 from .model import Registry
 from .text import lower_first
@@ -91,3 +98,10 @@ def _uncommon_verb(text, guide, rng):
 @R.add(INSTRUCTION, "shared_words_step", "steps")
 def _shared_words_step(text, guide, rng):
     return add_step(text, "Measure the same workload again after a cold restart.")
+
+
+@R.add(QUOTE_OURS, "quote_then_company", "interpretation")
+def _quote_then_company(text, guide, rng):
+    items = [s for s in long_record_sentences(guide, 8) if "“" not in s and '"' not in s]
+    piece = items and fragment(rng.choice(items), rng, (6, 10))
+    return piece and append_sentence(text, f"“{piece}.” That is how {guide.company} puts it.")
