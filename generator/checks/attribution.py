@@ -97,40 +97,118 @@ _PEOPLE = (
     r"|experts?|builders?|creators?)\s+(?:behind|at|from|of|who\s+built)\s+(?:the\s+)?"
     rf"{ENTITY_MARK}(?:['’]s)?(?:\s+[\w-]+)?"
 )
-ATTRIBUTION_PATTERNS = tuple(
-    re.compile(pattern, re.IGNORECASE)
-    for pattern in (
+# Words without which a pattern cannot match: a sentence is searched only with the patterns
+# whose cues it holds, so most sentences meet one cheap search instead of every pattern.
+ADVICE_CUES = ("recommend", "advis", "endors", "urg", "encourag", "counsel", "prescrib", "approv")
+ADVICE_CUES += ("vouch", "insist", "suggest", "want", "expect", "tell", "ask", "look", "hire")
+MODAL_CUES = ("should", "must", "ought", "need", "have", "has", "had", "would", "are", "shouldn")
+MODAL_CUES += ("mustn",)
+WOULD_CUES = ("would", "will", "could")
+TEACH_CUES = ("tell", "told", "teach", "taught", "remind", "want", "ask", "encourag", "push")
+TEACH_CUES += ("train", "warn", "expect", "invit", "challeng")
+LESSON_CUES = ("message", "lesson", "advice", "guidance", "takeaway", "moral", "motto", "mantra")
+LESSON_CUES += ("rule", "tip", "recommend", "philosophy", "principle", "counsel", "instruction")
+LESSON_CUES += ("verdict", "endorsement", "suggestion")
+_PATTERNS = (
+    (
         rf"(?:{_ENTITY}|{_PEOPLE}){AUXILIARY}\s+(?:{ADVICE})(?![\w-])",
+        ADVICE_CUES,
+    ),
+    (
         rf"\baccording\s+to\s+(?:{_ENTITY}|{_PEOPLE}).{{0,300}}?\b{MODAL}",
+        ("according",),
+    ),
+    (
         rf"\b{MODAL}.{{0,300}}?\baccording\s+to\s+(?:{_ENTITY}|{_PEOPLE})",
+        ("according",),
+    ),
+    (
         rf"{ENTITY_MARK}[^.;!?]{{0,80}}?(?<!\bwe)(?<!\bi)(?<!\byou)\s+(?:would|will|'d|could)"
         rf"\s+(?:\w+\s+)?{TEACH}\s+{LISTENER}\s+(?:not\s+)?to\s+[a-z]",
+        WOULD_CUES,
+    ),
+    (
         rf"{ENTITY_MARK}[^.;!?]{{0,80}}?(?<!\bwe)(?<!\bi)(?<!\byou)\s+(?:would|will|'d|could)"
         rf"\s+(?:say|tell\s+\w+|argue|insist|answer|reply)\W{{0,3}}\s*(?:that\s+)?{DIRECTIVE}",
+        WOULD_CUES,
+    ),
+    (
         rf"(?:{_ENTITY}|{_PEOPLE}){AUXILIARY}\s+{SAYING}\s+(?:that\s+)?{DIRECTIVE}\b",
+        MODAL_CUES,
+    ),
+    (
         rf"\bas\s+{_ENTITY}\s+(?:{ADVICE})(?![\w-])",
+        ("as",),
+    ),
+    (
         rf"\bas\s+{_ENTITY}\s+(?:{SAYING}|puts\s+it)\W{{0,3}}\s*{DIRECTIVE}\b",
+        MODAL_CUES,
+    ),
+    (
         rf"\b(?:in|per|following)\s+{_ENTITY}(?:['’]s?)?(?:\s+(?:view|opinion|words|advice"
         rf"|experience|book))?\W{{0,3}}\s*{DIRECTIVE}\b",
+        MODAL_CUES,
+    ),
+    (
         rf"(?:{_ENTITY}|{_PEOPLE}){AUXILIARY}(?:\s+(?:would|will|could|might)"
         rf"(?:\s+\w+)?)?\s+{TEACH}\s+{LISTENER}\s+(?:not\s+)?to\s+[a-z]",
+        TEACH_CUES,
+    ),
+    (
         rf"\b(?:taught|showed|told|reminded|convinced|persuaded)\s+(?:the\s+)?{_ENTITY}"
         rf"\W{{0,3}}\s*(?:that\s+)?{DIRECTIVE}\b",
+        MODAL_CUES,
+    ),
+    (
         rf"{ENTITY_MARK}['’]s?\s+(?:[\w-]+\s+)?{LESSON}(?:\s+(?:for|to)\s+[\w\s-]{{1,30}}?)?"
         rf"\s*(?:is|was|:|boils|comes\s+down)",
+        LESSON_CUES,
+    ),
+    (
         rf"\b{LESSON}\s+(?:of|from|behind)\s+(?:the\s+)?{_ENTITY}(?:\s+(?:for|to)\s+"
         rf"[\w\s-]{{1,30}}?)?\s*(?:is|was|:|boils|comes\s+down)",
+        LESSON_CUES,
+    ),
+    (
         rf"\b{LESSON}\s+(?:that\s+)?{_ENTITY}\s+(?:wants|would|gives|offers|shares|leaves"
         rf"|hopes|draws|takes)",
+        LESSON_CUES,
+    ),
+    (
         rf"\b(?:take\s+it\s+from|listen\s+to|do\s+as|do\s+what|if\s+you\s+(?:were\s+to\s+)?ask)"
         rf"\s+(?:the\s+)?{_ENTITY}",
+        ("take", "listen", "do", "ask"),
+    ),
+    (
         rf"\bfollow\s+{ENTITY_MARK}['’]s?\s+(?:lead|example|advice|playbook)",
+        ("follow",),
+    ),
+    (
         rf"{ENTITY_MARK}['’]s\s+(?:own\s+)?(?:advice|recommendations?"
         rf"|endorsement|guidance|tips?|suggestions?|verdict)\b(?!\s+(?:{SYSTEM_NOUNS})\b)",
+        LESSON_CUES,
+    ),
+    (
         rf"\b(?:endorsed|recommended|approved|sponsored|backed|vetted|certified|sanctioned"
         rf"|commissioned|blessed)\s+by\s+{_ENTITY}",
-    )
+        (
+            "endors",
+            "recommend",
+            "approv",
+            "sponsor",
+            "back",
+            "vet",
+            "certif",
+            "sanction",
+            "commission",
+            "bless",
+        ),
+    ),
 )
+ATTRIBUTION_PATTERNS = tuple(re.compile(pattern, re.IGNORECASE) for pattern, _ in _PATTERNS)
+PATTERN_CUES = tuple(frozenset(cues) for _, cues in _PATTERNS)
+_ALL_CUES = sorted({c for _, cues in _PATTERNS for c in cues}, key=len, reverse=True)
+CUE = re.compile(rf"\b({'|'.join(_ALL_CUES)})", re.IGNORECASE)
 
 
 @lru_cache(maxsize=64)
@@ -147,7 +225,10 @@ def _attributed_advice(
     unquoted = QUOTED.sub(QUOTE_MARK, sentence)
     names = [" ".join(run.split()) for run in _runs(mentions).findall(unquoted)]
     masked = _runs(mentions).sub(ENTITY_MARK, unquoted)
+    present = {cue.casefold() for cue in CUE.findall(masked)}
     for index, pattern in enumerate(patterns):
+        if present.isdisjoint(PATTERN_CUES[index]):
+            continue
         match = pattern.search(masked)
         if match is None:
             continue

@@ -27,6 +27,7 @@ from generator.checks.claims import (
     match,
     noun_after,
     quantities,
+    same_figure,
     too_many_numbers,
 )
 from generator.checks.subjects import about_company, is_instruction
@@ -77,8 +78,8 @@ READER_UNITS = frozenset(
 
 def stated(q: Quantity, facts: Grounding, ctx: CheckContext) -> bool:
     """Return True when the record states a figure's value, exactly or rounded."""
-    if q.figure.text.casefold() in NUMBER_WORDS or q.figure.kind == "vague":
-        return False  # number and magnitude words are judged with their noun, one by one
+    if q.figure.text.casefold() in NUMBER_WORDS:
+        return False  # a small number word is judged with its noun, sentence by sentence
     if not q.approx and facts.supports(q.figure):
         return True
     index = record_index(ctx.source)
@@ -89,10 +90,14 @@ def restated(q: Quantity, sentence: str, ctx: CheckContext) -> bool:
     """Return True when a number word counts a record figure's noun, or arithmetic gives it."""
     index = record_index(ctx.source)
     counted = replace(q, noun=noun_after(sentence, q))
-    worded = counted.figure.text.casefold() in NUMBER_WORDS or counted.figure.kind == "vague"
-    if worded and any(match(counted, quantities(u.text), u.stems) is None for u in index.units):
+    vague = counted.figure.kind == "vague"
+    if (vague or counted.figure.text.casefold() in NUMBER_WORDS) and any(
+        match(counted, quantities(u.text), u.stems) is None
+        for u in index.units
+        if not vague or any(same_figure(counted, s) for s in quantities(u.text, nouns=False))
+    ):
         return True  # "four regions" needs a four that counts regions, "billions" too
-    return any(derived(counted, quantities(u.text)) for u in index.units)
+    return not vague and any(derived(counted, quantities(u.text)) for u in index.units)
 
 
 def check_figures(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
@@ -131,7 +136,11 @@ def check_figures(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
                 key = (q.figure.text, q.approx)
                 if key not in verdicts:
                     verdicts[key] = stated(q, facts, ctx)
-                if (block.section, q.figure.text) in seen or verdicts[key]:
+                if (block.section, q.figure.text) in seen:
+                    continue
+                if verdicts[key] and (reports or q.figure.kind != "vague"):
+                    continue  # "billions" about the company must count what the record's do
+                if verdicts[key] and not (about := about_company(sentence, ctx)):
                     continue
                 if restated(q, sentence, ctx):
                     continue

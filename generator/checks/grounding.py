@@ -452,6 +452,8 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
         head = run[-1] if run else ""
         if restated and evidence_outcome and (not head or head in GENERIC_NOUNS or figured(run)):
             continue  # "achieved a threefold increase" for "tripled"
+        if restated and BY_FIGURE.match(claim, hit.end()):
+            continue  # "grew 2.5x" for "2.5x more": the verb only gives a stated figure's way
         if (head and head not in evidence_stems) or (
             not head and stem(token) not in evidence_stems
         ):
@@ -523,6 +525,7 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
     return problems
 
 
+BY_FIGURE = re.compile(r"\s+(?:by\s+|to\s+)?(?:about\s+|over\s+|nearly\s+)?\d")
 CLAUSE = re.compile(r";\s+|,\s+(?:and|while|whereas|but)\s+|\s+and\s+(?=the\s|its\s|it\s)")
 
 

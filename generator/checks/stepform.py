@@ -4,13 +4,15 @@ A step is not an imperative when it opens with a question word, a modal or auxil
 pronoun or article, a gerund, a plural noun or a past form, when it ends in a question mark,
 or when it describes what people do. Two steps nearly repeat each other when their content
 words, folded for spelling (-ise/-ize, -our/-or) and common synonyms, mostly coincide or one
-holds the other with at most two words more, or their letters differ by a tenth at most.
+holds the other with at most two words more, or their letters differ by a tenth at most
+(spelling variants, typos, hyphens and spaces).
 """
 
 from __future__ import annotations
 
 import re
 from difflib import SequenceMatcher
+from functools import lru_cache
 
 from generator.checks.text import STOP, stem, words
 
@@ -99,6 +101,7 @@ def form_problem(item: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=65536)
 def _fold(token: str) -> str:
     word = token.casefold()
     for pattern, repl in SPELLING:
@@ -112,18 +115,7 @@ def step_key(item: str) -> frozenset[str]:
     return frozenset(_fold(t) for t in words(item) if t.casefold() not in STOP)
 
 
-def _close(a: str, b: str) -> bool:
-    """Return True for two words one letter apart (a typo or a spelling variant)."""
-    if a == b:
-        return True
-    if abs(len(a) - len(b)) > 1 or min(len(a), len(b)) < 5:
-        return False
-    if len(a) == len(b):
-        return sum(x != y for x, y in zip(a, b, strict=True)) == 1
-    short, long = (a, b) if len(a) < len(b) else (b, a)
-    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
-
-
+@lru_cache(maxsize=16384)
 def squashed(item: str) -> str:
     """Return a step's letters only, each word folded for spelling ("re-run" is "rerun")."""
     return "".join(_fold(t) for t in words(item)).replace("-", "").replace("'", "")
@@ -133,20 +125,21 @@ def same_letters(a: str, b: str) -> bool:
     """Return True when two squashed steps differ by a few letters (spelling, spacing)."""
     if not a or not b or abs(len(a) - len(b)) > max(2, len(a) // 10):
         return False
-    return a == b or SequenceMatcher(None, a, b, autojunk=False).ratio() >= LETTERS
+    if a == b:
+        return True
+    pairs_a = {a[i : i + 2] for i in range(len(a) - 1)}
+    pairs_b = {b[i : i + 2] for i in range(len(b) - 1)}
+    if len(pairs_a & pairs_b) < LETTERS * max(len(pairs_a), len(pairs_b)) - 4:
+        return False  # far apart already by letter pairs; spares the slower alignment
+    return SequenceMatcher(None, a, b, autojunk=False).ratio() >= LETTERS
 
 
 def near_duplicate(a: frozenset[str], b: frozenset[str]) -> bool:
     """Return True when two steps' folded content words mostly coincide."""
     if not a or not b:
         return False
-    only_a = a - b
-    only_b = b - a
-    matched = {x for x in only_a if any(_close(x, y) for y in only_b)}
-    shared = len(a & b) + len(matched)
-    union = len(a | b) - len(matched)
-    if shared / union >= OVERLAP:
+    shared = len(a & b)
+    if shared / len(a | b) >= OVERLAP:
         return True
     small, large = (a, b) if len(a) <= len(b) else (b, a)
-    rest = len(small) - shared
-    return len(small) >= 3 and rest <= 0 and len(large) - len(small) <= EXTRA_WORDS
+    return len(small) >= 3 and shared == len(small) and len(large) - len(small) <= EXTRA_WORDS
