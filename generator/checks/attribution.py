@@ -207,8 +207,7 @@ _PATTERNS = (
 )
 ATTRIBUTION_PATTERNS = tuple(re.compile(pattern, re.IGNORECASE) for pattern, _ in _PATTERNS)
 PATTERN_CUES = tuple(frozenset(cues) for _, cues in _PATTERNS)
-_ALL_CUES = sorted({c for _, cues in _PATTERNS for c in cues}, key=len, reverse=True)
-CUE = re.compile(rf"\b({'|'.join(_ALL_CUES)})", re.IGNORECASE)
+ALL_CUES = frozenset(c for _, cues in _PATTERNS for c in cues)
 
 
 @lru_cache(maxsize=64)
@@ -218,14 +217,19 @@ def _runs(mentions: re.Pattern[str]) -> re.Pattern[str]:
     return re.compile(rf"{one}(?:[ \t]+{one})*", mentions.flags)
 
 
+@lru_cache(maxsize=16384)
 def _attributed_advice(
     sentence: str, mentions: re.Pattern[str], patterns: tuple[re.Pattern[str], ...]
 ) -> str | None:
     """Return the words that put advice in an entity's mouth, or None."""
     unquoted = QUOTED.sub(QUOTE_MARK, sentence)
-    names = [" ".join(run.split()) for run in _runs(mentions).findall(unquoted)]
-    masked = _runs(mentions).sub(ENTITY_MARK, unquoted)
-    present = {cue.casefold() for cue in CUE.findall(masked)}
+    names = mentions.findall(unquoted)
+    pattern = _runs(mentions) if len(names) > 1 else mentions
+    if len(names) > 1:
+        names = [" ".join(run.split()) for run in pattern.findall(unquoted)]
+    masked = pattern.sub(ENTITY_MARK, unquoted)
+    lowered = masked.casefold()
+    present = {cue for cue in ALL_CUES if cue in lowered}
     for index, pattern in enumerate(patterns):
         if present.isdisjoint(PATTERN_CUES[index]):
             continue

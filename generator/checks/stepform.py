@@ -73,6 +73,7 @@ LETTERS = 0.9
 EXTRA_WORDS = 2
 
 
+@lru_cache(maxsize=16384)
 def form_problem(item: str) -> str | None:
     """Say why a step is not one imperative sentence, or return None."""
     text = item.strip()
@@ -110,6 +111,7 @@ def _fold(token: str) -> str:
     return SYNONYMS.get(key, key)
 
 
+@lru_cache(maxsize=16384)
 def step_key(item: str) -> frozenset[str]:
     """Return a step's content words, folded for spelling and synonyms."""
     return frozenset(_fold(t) for t in words(item) if t.casefold() not in STOP)
@@ -121,6 +123,7 @@ def squashed(item: str) -> str:
     return "".join(_fold(t) for t in words(item)).replace("-", "").replace("'", "")
 
 
+@lru_cache(maxsize=16384)
 def same_letters(a: str, b: str) -> bool:
     """Return True when two squashed steps differ by a few letters (spelling, spacing)."""
     if not a or not b or abs(len(a) - len(b)) > max(2, len(a) // 10):
