@@ -104,6 +104,10 @@ def test_advice_quotes_and_figures_in_the_companys_mouth_are_caught(sentence, ru
         "“Meta replaced separate per-surface ad prediction systems with GEM.” That is how "
         "Meta puts it.",
         "Your version will be far smaller than Meta's, and that is fine.",
+        "Do what Meta did: profile the slowest path before you tune anything.",
+        "The main lesson from Meta's write-up is that profiling pays off.",
+        "Follow Meta's example and say which parts you only designed.",
+        "Interviewers will ask you to explain how GEM passes gains to serving models.",
     ],
 )
 def test_our_own_advice_and_verbatim_quotes_pass(sentence: str) -> None:

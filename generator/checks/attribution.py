@@ -49,6 +49,13 @@ TEACH = (
     r"|asks|asked|encourage|encourages|push|pushes|pushed|train|trains|trained|warn|warns"
     r"|warned|expect|expects|expected|invite|invites|challenge|challenges)"
 )
+# What turns a lesson into advice: "… is to measure", "… is simple: measure", "… is that
+# teams should"; "the lesson from X is that profiling matters" is our reading, not advice.
+LESSON_TAIL = (
+    r"\s*(?:(?:is|was)\s+(?:(?:simple|clear|plain|short)\s*)?(?::|to\s+[a-z]"
+    r"|that\s+[^.;:!?]{0,80}?\b(?:should|must|ought|need|needs|have\s+to|has\s+to)\b)"
+    r"|:|boils\s+down\s+to|comes\s+down\s+to)"
+)
 # A modal of obligation with any subject: "According to X, a careful team should …".
 MODAL = (
     r"(?:should|must|ought\s+to|had\s+better|'d\s+better|would\s+do\s+well\s+to"
@@ -161,12 +168,12 @@ _PATTERNS = (
     ),
     (
         rf"{ENTITY_MARK}['’]s?\s+(?:[\w-]+\s+)?{LESSON}(?:\s+(?:for|to)\s+[\w\s-]{{1,30}}?)?"
-        rf"\s*(?:is|was|:|boils|comes\s+down)",
+        rf"{LESSON_TAIL}",
         LESSON_CUES,
     ),
     (
         rf"\b{LESSON}\s+(?:of|from|behind)\s+(?:the\s+)?{_ENTITY}(?:\s+(?:for|to)\s+"
-        rf"[\w\s-]{{1,30}}?)?\s*(?:is|was|:|boils|comes\s+down)",
+        rf"[\w\s-]{{1,30}}?)?{LESSON_TAIL}",
         LESSON_CUES,
     ),
     (
@@ -175,13 +182,9 @@ _PATTERNS = (
         LESSON_CUES,
     ),
     (
-        rf"\b(?:take\s+it\s+from|listen\s+to|do\s+as|do\s+what|if\s+you\s+(?:were\s+to\s+)?ask)"
+        rf"\b(?:take\s+it\s+from|listen\s+to|if\s+you\s+(?:were\s+to\s+)?ask)"
         rf"\s+(?:the\s+)?{_ENTITY}",
-        ("take", "listen", "do", "ask"),
-    ),
-    (
-        rf"\bfollow\s+{ENTITY_MARK}['’]s?\s+(?:lead|example|advice|playbook)",
-        ("follow",),
+        ("take", "listen", "ask"),
     ),
     (
         rf"{ENTITY_MARK}['’]s\s+(?:own\s+)?(?:advice|recommendations?"
