@@ -8,13 +8,21 @@ count. A verbatim quotation with no directive around it is not advice.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
-from generator.checks.analysis import analysis
-from generator.checks.base import CheckContext, ParsedGuide, finding, quote
+from generator.checks.base import (
+    CheckContext,
+    ParsedGuide,
+    finding,
+    grounding_text,
+    quote,
+    sentences,
+)
 from generator.checks.prefilter import gated
+from generator.checks.subjects import company_mentions, mentions_document
 from generator.findings import Finding
 from generator.guides import REPORTS
-from generator.quotes import QUOTED
+from generator.quotes import QUOTED, normalized_source
 
 ADVICE = (
     r"recommend(?:s|ed|ing)?|advis(?:e|es|ed|ing)|endors(?:e|es|ed|ing)|urg(?:e|es|ed)"
@@ -26,12 +34,48 @@ ADVICE = (
     r"|looks?\s+for\s+(?:candidates|engineers|applicants|people)"
     r"|hires?\s+(?:candidates|engineers|applicants|people)\s+who"
 )
-READER = r"(?:you|candidates?|readers?|applicants?|job\s+seekers|engineers|everyone|one)"
+READER = (
+    r"(?:you|candidates?|readers?|applicants?|job\s+seekers|everyone|anyone|one|we|people"
+    r"|interviewees|(?:(?:every|each|any|a|an|all|[a-z]+)\s+)?(?:engineering\s+)?"
+    r"(?:teams?|engineers?|developers?|candidates?|builders?|newcomers))"
+)
+# Whom advice is told to: "teaches engineers to", "would tell you to".
+LISTENER = (
+    r"(?:you|us|candidates?|readers?|applicants?|job\s+seekers|everyone|anyone|people"
+    r"|interviewees|(?:(?:its|their|every|each|any|all|other)\s+)?(?:engineering\s+)?"
+    r"(?:teams?|engineers?|developers?|builders?|newcomers|staff))"
+)
+TEACH = (
+    r"(?:tell|tells|told|teach|teaches|taught|remind|reminds|reminded|want|wants|wanted|ask"
+    r"|asks|asked|encourage|encourages|push|pushes|pushed|train|trains|trained|warn|warns"
+    r"|warned|expect|expects|expected|invite|invites|challenge|challenges)"
+)
+# What turns a lesson into advice: "… is to measure", "… is simple: measure", "… is that
+# teams should"; "the lesson from X is that profiling matters" is our reading, not advice.
+LESSON_TAIL = (
+    r"\s*(?:(?:is|was)\s+(?:(?:simple|clear|plain|short)\s*)?(?::|to\s+[a-z]"
+    r"|that\s+[^.;:!?]{0,80}?\b(?:should|must|ought|need|needs|have\s+to|has\s+to)\b)"
+    r"|:|boils\s+down\s+to|comes\s+down\s+to)"
+)
+# A modal of obligation with any subject: "According to X, a careful team should …".
+MODAL = (
+    r"(?:should|must|ought\s+to|had\s+better|'d\s+better|would\s+do\s+well\s+to"
+    r"|(?:need|needs|have|has)\s+to(?!\s+be\b))\b"
+)
+# Nouns that carry a lesson or advice: "X's guidance is to", "the message of X is".
+LESSON = (
+    r"(?:message|lesson|advice|guidance|takeaway|moral|motto|mantra|rule|tip|recommendation"
+    r"|philosophy|principle|counsel|instruction|verdict)s?"
+)
 # Who a guide's reader is: advice aimed at them has no place in what a source reports.
 AUDIENCE = re.compile(
     r"\b(?:you|your|candidates?|readers?|applicants?|job\s+seekers|interviewees)\b", re.I
 )
-DIRECTIVE = rf"{READER}\s+(?:should|must|ought\s+to|need\s+to|have\s+to|shouldn't|mustn't)"
+DIRECTIVE = (
+    rf"{READER}\s+(?:(?:always|really|simply|first|also)\s+)?(?:should|must|ought\s+to"
+    r"|need\s+to|needs\s+to|have\s+to|has\s+to|had\s+better|'d\s+better|would\s+do\s+well\s+to"
+    r"|are\s+(?:advised|expected|encouraged|urged)\s+to|shouldn't|mustn't)"
+)
 SAYING = (
     r"(?:says?|said|states?|stated|claims?|believes?|thinks?|argues?|writes?|insists?|shows?"
     r"|showed|suggests?|notes?|explains?|teaches|taught|demonstrates?|proves?|reminds?\s+us)"
@@ -52,7 +96,7 @@ SYSTEM_NOUNS = (
 ENTITY_MARK = "\ue000"
 QUOTE_MARK = "\ue001"
 _ENTITY = (
-    rf"(?:{ENTITY_MARK}(?:['’]s?)?{ROLE}"
+    rf"(?:(?:the\s+)?{ENTITY_MARK}(?:['’]s?)?{ROLE}"
     r"|\b(?:the|this)\s+(?:original\s+)?(?:article|write-?up|blog\s+post|post|paper"
     r"|source|authors?))"
 )
@@ -61,33 +105,138 @@ _PEOPLE = (
     r"|experts?|builders?|creators?)\s+(?:behind|at|from|of|who\s+built)\s+(?:the\s+)?"
     rf"{ENTITY_MARK}(?:['’]s)?(?:\s+[\w-]+)?"
 )
-ATTRIBUTION_PATTERNS = tuple(
-    gated(re.compile(pattern, re.IGNORECASE))
-    for pattern in (
+# Words without which a pattern cannot match: a sentence is searched only with the patterns
+# whose cues it holds, so most sentences meet one cheap search instead of every pattern.
+ADVICE_CUES = ("recommend", "advis", "endors", "urg", "encourag", "counsel", "prescrib", "approv")
+ADVICE_CUES += ("vouch", "insist", "suggest", "want", "expect", "tell", "ask", "look", "hire")
+MODAL_CUES = ("should", "must", "ought", "need", "have", "has", "had", "would", "are", "shouldn")
+MODAL_CUES += ("mustn",)
+WOULD_CUES = ("would", "will", "could")
+TEACH_CUES = ("tell", "told", "teach", "taught", "remind", "want", "ask", "encourag", "push")
+TEACH_CUES += ("train", "warn", "expect", "invit", "challeng")
+LESSON_CUES = ("message", "lesson", "advice", "guidance", "takeaway", "moral", "motto", "mantra")
+LESSON_CUES += ("rule", "tip", "recommend", "philosophy", "principle", "counsel", "instruction")
+LESSON_CUES += ("verdict", "endorsement", "suggestion")
+_PATTERNS = (
+    (
         rf"(?:{_ENTITY}|{_PEOPLE}){AUXILIARY}\s+(?:{ADVICE})(?![\w-])",
-        rf"\baccording\s+to\s+{_ENTITY}.{{0,300}}?\b{DIRECTIVE}\b",
-        rf"\b{DIRECTIVE}\b.{{0,300}}?\baccording\s+to\s+{_ENTITY}",
+        ADVICE_CUES,
+    ),
+    (
+        rf"\baccording\s+to\s+(?:{_ENTITY}|{_PEOPLE}).{{0,300}}?\b{MODAL}",
+        ("according",),
+    ),
+    (
+        rf"\b{MODAL}.{{0,300}}?\baccording\s+to\s+(?:{_ENTITY}|{_PEOPLE})",
+        ("according",),
+    ),
+    (
+        rf"{ENTITY_MARK}[^.;!?]{{0,80}}?(?<!\bwe)(?<!\bi)(?<!\byou)\s+(?:would|will|'d|could)"
+        rf"\s+(?:\w+\s+)?{TEACH}\s+{LISTENER}\s+(?:not\s+)?to\s+[a-z]",
+        WOULD_CUES,
+    ),
+    (
+        rf"{ENTITY_MARK}[^.;!?]{{0,80}}?(?<!\bwe)(?<!\bi)(?<!\byou)\s+(?:would|will|'d|could)"
+        rf"\s+(?:say|tell\s+\w+|argue|insist|answer|reply)\W{{0,3}}\s*(?:that\s+)?{DIRECTIVE}",
+        WOULD_CUES,
+    ),
+    (
         rf"(?:{_ENTITY}|{_PEOPLE}){AUXILIARY}\s+{SAYING}\s+(?:that\s+)?{DIRECTIVE}\b",
+        MODAL_CUES,
+    ),
+    (
         rf"\bas\s+{_ENTITY}\s+(?:{ADVICE})(?![\w-])",
+        ("as",),
+    ),
+    (
         rf"\bas\s+{_ENTITY}\s+(?:{SAYING}|puts\s+it)\W{{0,3}}\s*{DIRECTIVE}\b",
+        MODAL_CUES,
+    ),
+    (
         rf"\b(?:in|per|following)\s+{_ENTITY}(?:['’]s?)?(?:\s+(?:view|opinion|words|advice"
         rf"|experience|book))?\W{{0,3}}\s*{DIRECTIVE}\b",
+        MODAL_CUES,
+    ),
+    (
+        rf"(?:{_ENTITY}|{_PEOPLE}){AUXILIARY}(?:\s+(?:would|will|could|might)"
+        rf"(?:\s+\w+)?)?\s+{TEACH}\s+{LISTENER}\s+(?:not\s+)?to\s+[a-z]",
+        TEACH_CUES,
+    ),
+    (
+        rf"\b(?:taught|showed|told|reminded|convinced|persuaded)\s+(?:the\s+)?{_ENTITY}"
+        rf"\W{{0,3}}\s*(?:that\s+)?{DIRECTIVE}\b",
+        MODAL_CUES,
+    ),
+    (
+        rf"{ENTITY_MARK}['’]s?\s+(?:[\w-]+\s+)?{LESSON}(?:\s+(?:for|to)\s+[\w\s-]{{1,30}}?)?"
+        rf"{LESSON_TAIL}",
+        LESSON_CUES,
+    ),
+    (
+        rf"\b{LESSON}\s+(?:of|from|behind)\s+(?:the\s+)?{_ENTITY}(?:\s+(?:for|to)\s+"
+        rf"[\w\s-]{{1,30}}?)?{LESSON_TAIL}",
+        LESSON_CUES,
+    ),
+    (
+        rf"\b{LESSON}\s+(?:that\s+)?{_ENTITY}\s+(?:wants|would|gives|offers|shares|leaves"
+        rf"|hopes|draws|takes)",
+        LESSON_CUES,
+    ),
+    (
+        rf"\b(?:take\s+it\s+from|listen\s+to|if\s+you\s+(?:were\s+to\s+)?ask)"
+        rf"\s+(?:the\s+)?{_ENTITY}",
+        ("take", "listen", "ask"),
+    ),
+    (
         rf"{ENTITY_MARK}['’]s\s+(?:own\s+)?(?:advice|recommendations?"
         rf"|endorsement|guidance|tips?|suggestions?|verdict)\b(?!\s+(?:{SYSTEM_NOUNS})\b)",
+        LESSON_CUES,
+    ),
+    (
         rf"\b(?:endorsed|recommended|approved|sponsored|backed|vetted|certified|sanctioned"
         rf"|commissioned|blessed)\s+by\s+{_ENTITY}",
-    )
+        (
+            "endors",
+            "recommend",
+            "approv",
+            "sponsor",
+            "back",
+            "vet",
+            "certif",
+            "sanction",
+            "commission",
+            "bless",
+        ),
+    ),
 )
+ATTRIBUTION_PATTERNS = tuple(gated(re.compile(pattern, re.IGNORECASE)) for pattern, _ in _PATTERNS)
+PATTERN_CUES = tuple(frozenset(cues) for _, cues in _PATTERNS)
+ALL_CUES = frozenset(c for _, cues in _PATTERNS for c in cues)
 
 
+@lru_cache(maxsize=64)
+def _runs(mentions: re.Pattern[str]) -> re.Pattern[str]:
+    """Match a run of names as one ("Universal Product Identifier" from its three words)."""
+    one = mentions.pattern
+    return re.compile(rf"{one}(?:[ \t]+{one})*", mentions.flags)
+
+
+@lru_cache(maxsize=16384)
 def _attributed_advice(
     sentence: str, mentions: re.Pattern[str], patterns: tuple[re.Pattern[str], ...]
 ) -> str | None:
     """Return the words that put advice in an entity's mouth, or None."""
     unquoted = QUOTED.sub(QUOTE_MARK, sentence)
-    names: list[str] = []  # collected while masking, in one pass
-    masked = mentions.sub(lambda hit: names.append(hit.group()) or ENTITY_MARK, unquoted)
+    names = mentions.findall(unquoted)
+    pattern = _runs(mentions) if len(names) > 1 else mentions
+    if len(names) > 1:
+        names = [" ".join(run.split()) for run in pattern.findall(unquoted)]
+    masked = pattern.sub(ENTITY_MARK, unquoted)
+    lowered = masked.casefold()
+    present = {cue for cue in ALL_CUES if cue in lowered}
     for index, pattern in enumerate(patterns):
+        if present.isdisjoint(PATTERN_CUES[index]):
+            continue
         match = pattern.search(masked)
         if match is None:
             continue
@@ -103,14 +252,15 @@ def _attributed_advice(
 
 def check_attribution(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
     """Refuse advice, recommendations or endorsements put in the company's or publisher's mouth."""
-    shared = analysis(guide, ctx)
-    mentions = shared.mentions
+    mentions = company_mentions(ctx)
     reader_patterns = ATTRIBUTION_PATTERNS[:1]
-    source_text = shared.normalized_source
+    source_text = normalized_source(grounding_text(ctx.source))
     findings = []
     for block in guide.blocks:
-        for sentence in shared.sentences(block.text):
-            if not shared.about_company(sentence):
+        if not mentions.search(block.text) and not mentions_document(block.text):
+            continue
+        for sentence in sentences(block.text):
+            if not mentions.search(sentence) and not mentions_document(sentence):
                 continue
             if block.section == REPORTS:
                 hit = _attributed_advice(sentence, mentions, reader_patterns)

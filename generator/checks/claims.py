@@ -295,8 +295,8 @@ def noun_fits(claim: Quantity, stated: Quantity, evidence_stems: frozenset[str])
         return False  # "a million runs an hour" for "a million runs a day"
     if not claim.noun or claim.noun in GENERIC_NOUNS or claim.noun == stated.noun:
         return True
-    if claim.figure.kind == "vague" and claim.noun in evidence_stems:
-        return True
+    if claim.figure.kind == "vague" and claim.noun in evidence_stems and not stated.noun:
+        return True  # "thousands of GPUs" for "a cluster of 54,000 GPUs"
     if claim.before and claim.noun in stated.run:
         return True  # "training twice as efficient" for "doubled training efficiency"
     if claim.before and claim.noun in COMPANY_WORDS and stated.before:

@@ -20,6 +20,7 @@ from generator.checks.claims import (
     match,
     noun_after,
     quantities,
+    same_figure,
     too_many_numbers,
 )
 from generator.checks.subjects import is_instruction
@@ -82,11 +83,14 @@ def restated(q: Quantity, sentence: str, ctx: CheckContext) -> bool:
     """Return True when a number word counts a record figure's noun, or arithmetic gives it."""
     index = record_index(ctx.source)
     counted = replace(q, noun=noun_after(sentence, q))
-    if counted.figure.text.casefold() in NUMBER_WORDS and any(
-        match(counted, quantities(u.text), u.stems) is None for u in index.units
+    vague = counted.figure.kind == "vague"
+    if (vague or counted.figure.text.casefold() in NUMBER_WORDS) and any(
+        match(counted, quantities(u.text), u.stems) is None
+        for u in index.units
+        if not vague or any(same_figure(counted, s) for s in quantities(u.text, nouns=False))
     ):
-        return True  # "four regions" needs a four that counts regions
-    return any(derived(counted, quantities(u.text)) for u in index.units)
+        return True  # "four regions" needs a four that counts regions, "billions" too
+    return not vague and any(derived(counted, quantities(u.text)) for u in index.units)
 
 
 def check_figures(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
@@ -126,7 +130,11 @@ def check_figures(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
                 key = (q.figure.text, q.approx)
                 if key not in verdicts:
                     verdicts[key] = stated(q, facts, ctx)
-                if (block.section, q.figure.text) in seen or verdicts[key]:
+                if (block.section, q.figure.text) in seen:
+                    continue
+                if verdicts[key] and (reports or q.figure.kind != "vague"):
+                    continue  # "billions" about the company must count what the record's do
+                if verdicts[key] and not (about := shared.about_company(sentence)):
                     continue
                 if restated(q, sentence, ctx):
                     continue

@@ -16,6 +16,7 @@ from generator.checks.base import (
     sentences,
 )
 from generator.checks.claims import (
+    COMPANY_WORDS,
     GENERIC_NOUNS,
     MAX_RECORD_NUMBERS,
     derived,
@@ -24,6 +25,8 @@ from generator.checks.claims import (
     quantities,
     too_many_numbers,
 )
+from generator.checks.joins import LEAD, borrowed, borrowed_subject, misplaced
+from generator.checks.lexicon import TECH_TERMS_TUPLE, introduced_phrases, unknown_phrase
 from generator.checks.text import (
     LEAD_IN,
     STOP,
@@ -80,7 +83,44 @@ SUPERLATIVES = frozenset(
         "never-before-seen",
     ]
 )
-KIND_PHRASE = re.compile(r"(?i)\bof\s+its\s+kind\b|\bin\s+the\s+(?:world|industry)\b|\bever\b")
+SUPERLATIVES |= frozenset(
+    ["best-in-class", "world-leading", "market-leading", "all-time", "record-setting"]
+    + ["record-breaking", "peerless", "unequalled", "unequaled", "unbeaten", "unsurpassed"]
+    + ["second-to-none", "top-tier", "foremost", "finest", "unique", "one-of-a-kind"]
+)
+# Words ending in -est that are not superlatives.
+NOT_SUPERLATIVE = frozenset(
+    ["interest", "test", "request", "quest", "rest", "honest", "modest", "manifest", "digest"]
+    + ["harvest", "forest", "protest", "contest", "invest", "suggest", "arrest", "attest"]
+    + ["chest", "guest", "nest", "west", "pest", "vest", "crest", "priest", "behest", "unrest"]
+    + ["ingest", "conquest", "inquest", "backtest", "pretest", "retest", "bequest", "earnest"]
+    + ["midwest", "southwest", "northwest", "detest", "divest", "infest", "molest", "jest"]
+    + ["zest", "lest", "wrest", "crest", "latest", "interest", "stress-test", "load-test"]
+)
+KIND_PHRASE = re.compile(
+    r"(?i)\bof\s+its\s+kind\b|\bin\s+the\s+(?:world|industry|market)\b|\bever\b"
+    r"|\b(?:no|not\s+a)\s+(?:one|other|competitor|rival|company|team|system)s?\s+(?:else\s+)?"
+    r"|\bnobody\s+else\b|\bunlike\s+any\b|\bsecond\s+to\s+none\b|\bthe\s+world['’]s\b"
+    r"|\bahead\s+of\s+(?:every|all|its|the)\s+(?:\w+\s+)?(?:competitors?|rivals?|industry|others?|peers?)\b"
+    r"|\b(?:leads?|led|leading)\s+the\s+(?:industry|market|field|world)\b|\bset\s+a\s+(?:new\s+)?record\b"
+    r"|\ba\s+(?:new\s+)?record\b|\banywhere\b|\b(?:the|its|their)\s+most\s+(?!of\b)[a-z-]+"
+    r"|\bmost\s+[a-z-]+(?:ive|ent|ant|ful|ous|able|ible|ic|al)\b|\bnumber\s+one\b"
+)
+
+
+def superlative(token: str) -> bool:
+    """Return True for a superlative word: listed, or an adjective's -est form ("busiest")."""
+    lowered = token.casefold()
+    if lowered in SUPERLATIVES:
+        return True
+    for piece in lowered.split("-"):
+        if piece in SUPERLATIVES:
+            return True
+        if len(piece) >= 5 and piece.endswith("est") and piece not in NOT_SUPERLATIVE:
+            return not token[:1].isupper() or piece.endswith("iest")
+    return False
+
+
 # A cause credited in a claim ("thanks to Redis") needs a cause stated in its evidence.
 CAUSE = re.compile(
     r"(?i)\b(?:thanks\s+to|because\s+of|due\s+to|owing\s+to|powered\s+by|enabled\s+by"
@@ -147,7 +187,46 @@ OUTCOMES = frozenset(
         "fixes",
         "solved",
         "solves",
+        "rose",
+        "grew",
+        "fell",
+        "dropped",
+        "climbed",
+        "jumped",
+        "soared",
+        "plunged",
+        "plummeted",
+        "gained",
+        "lifted",
+        "trimmed",
+        "minimised",
+        "minimized",
+        "maximised",
+        "maximized",
+        "delivered",
+        "yielded",
+        "freed",
+        "unlocked",
+        "ended",
+        "stopped",
+        "erased",
+        "resolved",
+        "streamlined",
+        "simplified",
+        "won",
+        "earned",
+        "generated",
     ]
+)
+# What a business or an on-call rota gains: an outcome the record must state to be reported.
+OUTCOME_NOUNS = frozenset(
+    stem(w)
+    for w in ["revenue", "profit", "profits", "churn", "retention", "engagement", "satisfaction"]
+    + ["conversion", "conversions", "sales", "margin", "margins", "outage", "outages"]
+    + ["incident", "incidents", "downtime", "uptime", "productivity", "morale", "complaints"]
+    + ["tickets", "pages", "on-call", "bill", "bills", "spend", "headcount", "signups"]
+    + ["adoption", "loyalty", "trust", "happiness", "burnout", "attrition", "toil", "roi"]
+    + ["customers", "customer", "users", "user", "subscribers", "growth", "savings", "nps"]
 )
 MONTHS_DAYS = frozenset(
     [
@@ -182,6 +261,7 @@ class Problem:
     rule: str
     term: str
     message: str
+    whole: bool = False  # a finding about the whole sentence, which its clauses cannot clear
 
 
 @dataclass
@@ -194,6 +274,9 @@ class Claim:
     problems: list[Problem] = field(default_factory=list)
 
 
+DIGIT_NAME = re.compile(r"\d+(?![KMBTG]\Z|[KMGTP]B\Z|[GMk]W\Z|[GM]Hz\Z)[A-Z][A-Za-z]*")
+
+
 def _proper_nouns(claim: str) -> list[str]:
     """Return the capitalised names, acronyms and product names of a sentence."""
     found = []
@@ -202,8 +285,8 @@ def _proper_nouns(claim: str) -> list[str]:
         for token in words(chunk):
             for piece in parts(token) if "-" in token else [token]:
                 letters = piece.replace("’", "'").split("'")[0]
-                if not letters or not letters[0].isalpha():
-                    continue
+                if not letters or not (letters[0].isalpha() or DIGIT_NAME.fullmatch(letters)):
+                    continue  # words, and names that open with a digit ("5D", not "40K")
                 mixed = any(ch.isupper() for ch in letters[1:]) or any(
                     ch.isdigit() for ch in letters
                 )
@@ -213,6 +296,12 @@ def _proper_nouns(claim: str) -> list[str]:
         if chunk.endswith((":", ".", "!", "?", "“", '"')) or chunk in ("-", "–", "—"):
             initial = True
     return found
+
+
+@lru_cache(maxsize=16)
+def all_terms(vocabulary: tuple[str, ...]) -> tuple[str, ...]:
+    """Return the database's techniques and stack with the common engineering terms."""
+    return tuple(sorted({*vocabulary, *TECH_TERMS_TUPLE}))
 
 
 @lru_cache(maxsize=16)
@@ -320,7 +409,11 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
     # Superlatives and outcomes the evidence does not state.
     for token in claim_tokens:
         lowered_token = token.casefold()
-        if lowered_token in SUPERLATIVES and stem(lowered_token) not in evidence_stems:
+        if (
+            superlative(token)
+            and stem(lowered_token) not in evidence_stems
+            and lowered_token not in unit.norm
+        ):
             problems.append(
                 Problem("grounding.claim", token, f"superlative {token!r} is not in the evidence")
             )
@@ -340,6 +433,12 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
             problems.append(
                 Problem("grounding.claim", phrase.group(), f"{phrase.group()!r} is not stated")
             )
+    for token in claim_tokens:
+        key = stem(token)
+        if key in OUTCOME_NOUNS and key not in evidence_stems and key not in index.vocabulary:
+            problems.append(
+                Problem("grounding.claim", token, f"outcome {token!r} is not in the evidence")
+            )
     previous = ""
     evidence_outcome = any(s in OUTCOMES for s in evidence_stems)
     for hit in WORD.finditer(claim):
@@ -353,6 +452,8 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
         head = run[-1] if run else ""
         if restated and evidence_outcome and (not head or head in GENERIC_NOUNS or figured(run)):
             continue  # "achieved a threefold increase" for "tripled"
+        if restated and BY_FIGURE.match(claim, hit.end()):
+            continue  # "grew 2.5x" for "2.5x more": the verb only gives a stated figure's way
         if (head and head not in evidence_stems) or (
             not head and stem(token) not in evidence_stems
         ):
@@ -388,7 +489,15 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
             )
         else:
             named.append((name, stems(name)))
-    for phrase in _terms(claim_stems, ctx.vocabulary):
+    first = words(claim)[:1]
+    if first and first[0] in index.names and normalize(first[0]) not in own:
+        named.append((first[0], stems(first[0])))  # a record name opening the sentence
+    for phrase in introduced_phrases(claim):
+        if unknown_phrase(phrase, index.vocabulary):
+            problems.append(
+                Problem("grounding.term", phrase, f"{phrase!r} is not named in the record")
+            )
+    for phrase in _terms(claim_stems, all_terms(ctx.vocabulary)):
         text = " ".join(phrase)
         if not _contains(index.sequence, phrase):
             problems.append(
@@ -396,7 +505,10 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
             )
         else:
             named.append((text, phrase))
+    problems += [Problem(*p) for p in borrowed(claim, unit, index, own_stems)]
+    problems += [Problem(*p) for p in misplaced(claim, unit, named, own_stems)]
     if result:
+        problems += [Problem(*p) for p in borrowed_subject(claim, unit, index, own_stems)]
         # The system a record is about (named in its title) may carry any of its results.
         title = set(stems(ctx.source.title))
         for name, name_stems in named:
@@ -413,6 +525,7 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
     return problems
 
 
+BY_FIGURE = re.compile(r"\s+(?:by\s+|to\s+)?(?:about\s+|over\s+|nearly\s+)?\d")
 CLAUSE = re.compile(r";\s+|,\s+(?:and|while|whereas|but)\s+|\s+and\s+(?=the\s|its\s|it\s)")
 
 
@@ -498,9 +611,47 @@ def analyze(guide: ParsedGuide, ctx: CheckContext) -> list[Claim]:
             if len(clauses) > 1:
                 split = [_judge(c, guide, index, ctx) for c in clauses]
                 if not any(c.problems for c in split):
-                    judged.problems = []
+                    judged.problems = [p for p in judged.problems if p.whole]
+                    judged.problems += _spliced(sentence, clauses, split, ctx)
         claims.append(judged)
     return claims
+
+
+def _spliced(
+    sentence: str, clauses: list[str], judged: list[Claim], ctx: CheckContext
+) -> list[Problem]:
+    """Find a clause with no subject of its own ("…, and cut storage by 31%") whose evidence
+    gives its verb another subject than the sentence's: a result spliced onto a subject."""
+    opening = [stem(w) for w in words(LEAD.sub("", LEAD_IN.sub("", sentence.strip())))[:6]]
+    subject = {w for w in opening[:4] if w not in STOP}
+    if not subject:
+        return []
+    problems = []
+    for clause, claim in zip(clauses[1:], judged[1:], strict=True):
+        first = words(clause)[:1]
+        if not first or not first[0].islower():
+            continue
+        verb = stem(first[0])
+        if verb not in OUTCOMES and not first[0].endswith("ed"):
+            continue
+        tokens = [t for t in words(claim.evidence) if t.casefold() not in STOP]
+        keys = [stem(t) for t in tokens]
+        if verb in keys:
+            at = keys.index(verb)
+            head = next((k for k in reversed(keys[:at]) if not k.endswith("ly")), "")
+            if not head or head in subject or head in COMPANY_WORDS:
+                continue
+        elif subject & set(keys):
+            continue
+        problems.append(
+            Problem(
+                "grounding.joined",
+                clause,
+                f"{clause!r} has no subject of its own, and its evidence says who did it: "
+                "not the subject of this sentence",
+            )
+        )
+    return problems
 
 
 def _best_unit(sentence: str, index: RecordIndex) -> str:

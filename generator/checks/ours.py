@@ -13,8 +13,15 @@ from generator.checks.base import (
     finding,
     quote,
 )
+from generator.checks.stepform import (
+    form_problem,
+    near_duplicate,
+    same_letters,
+    squashed,
+    step_key,
+)
 from generator.checks.subjects import IMPERATIVES
-from generator.checks.text import RecordIndex, content, record_index, stems, words
+from generator.checks.text import RecordIndex, record_index, stems, words
 from generator.figures import DIGIT
 from generator.findings import Finding
 from generator.guides import CASE_STUDY, INTERPRETATION, PRACTICE
@@ -23,7 +30,6 @@ from generator.quotes import QUOTED, normalize
 HEADING_WORDS = 8
 COPY_TOKENS = 8
 COPY_SHARE = 0.8
-STEP_OVERLAP = 0.8
 # A step that describes what people do ("Strong candidates often profile …") is not a step.
 FREQUENCY = frozenset(["often", "usually", "typically", "generally", "tend", "tends", "rarely"])
 SUBJECTS = frozenset(
@@ -84,6 +90,8 @@ def copy_sources(index: RecordIndex) -> tuple[tuple[frozenset[str], str, str], .
 
 def copied(sentence: str, ctx: CheckContext, sources=None) -> str | None:
     """Return the record sentence a sentence of ours copies (verbatim or 80 % of 8+ tokens)."""
+    if sentence.startswith(("“", '"')) and QUOTED.search(sentence) is None:
+        return None  # a quotation standing as its own sentence: the splitter took its end
     text = QUOTED.sub(" ", sentence) if '"' in sentence or "“" in sentence else sentence
     tokens = set(stems(text))
     if len(words(text)) < COPY_TOKENS or not tokens:
@@ -119,11 +127,6 @@ def _short(rule: str, section: str, label: str, text: str) -> list[Finding]:
         f"{HEADING_WORDS} words, with no sentence punctuation and no figures"
     )
     return [finding(rule, "error", section, message)]
-
-
-def _jaccard(a: list[str], b: list[str]) -> float:
-    sa, sb = set(a), set(b)
-    return len(sa & sb) / len(sa | sb) if sa | sb else 0.0
 
 
 def check_ours(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
@@ -171,7 +174,8 @@ def _steps(guide: ParsedGuide) -> list[Finding]:
         return []
     items = [m.group(1) for line in practice.text.splitlines() if (m := LIST_ITEM.match(line))]
     findings = []
-    stemmed = [content(stems(item)) for item in items]
+    keys = [step_key(item) for item in items]
+    letters = [squashed(item) for item in items]
     for index, item in enumerate(items):
         problem = None
         first = words(item)[:1]
@@ -184,9 +188,13 @@ def _steps(guide: ParsedGuide) -> list[Finding]:
             or declarative(item)
         ):
             problem = "is not an imperative (start with a verb, e.g. 'Profile …')"
+        elif form := form_problem(item):
+            problem = f"{form}, not an imperative (start with a verb, e.g. 'Profile …')"
         else:
             for other in range(index):
-                if _jaccard(stemmed[index], stemmed[other]) >= STEP_OVERLAP:
+                if near_duplicate(keys[index], keys[other]) or same_letters(
+                    letters[index], letters[other]
+                ):
                     problem = f"nearly repeats {quote(items[other], 80)}"
                     break
         if problem:

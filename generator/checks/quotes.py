@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from generator.checks.analysis import analysis
-from generator.checks.base import CheckContext, ParsedGuide, finding, quote, sentence_at
+from generator.checks.base import CheckContext, ParsedGuide, finding, quote
+from generator.checks.subjects import speaks_for_company
 from generator.checks.text import record_index
 from generator.findings import Finding
 from generator.guides import REPORTS
@@ -40,7 +41,7 @@ def check_quotes(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
         for found in find_quotes(block.text):
             if block.section == REPORTS:
                 rule = "quotes.verbatim"
-            elif shared.about_company(sentence_at(block.text, found.start)):
+            elif speaks_for_company(block.text, found.start, ctx):
                 rule = "quotes.attributed"
             else:
                 continue

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from generator.checks.base import CheckContext, entity_names, entity_pattern
+from generator.checks.base import CheckContext, entity_names, entity_pattern, sentence_at
 from generator.checks.text import record_index, words
 
 DOCUMENT = re.compile(
@@ -157,9 +157,70 @@ def company_mentions(ctx: CheckContext) -> re.Pattern[str]:
     return pattern
 
 
+THE_COMPANY = re.compile(r"\bthe\s+(?:company|firm|organi[sz]ation)(?:['’]s)?\b", re.IGNORECASE)
+
+
 def about_company(sentence: str, ctx: CheckContext) -> bool:
-    """Return True when a sentence names the company, its publisher, its systems or the source."""
-    return company_mentions(ctx).search(sentence) is not None or mentions_document(sentence)
+    """Return True when a sentence names the company ("the company" too), its publisher, its
+    systems or the source."""
+    return (
+        company_mentions(ctx).search(sentence) is not None
+        or mentions_document(sentence)
+        or (
+            "ompany" in sentence
+            or "firm" in sentence
+            or "rganis" in sentence
+            or "rganiz" in sentence
+        )
+        and THE_COMPANY.search(sentence) is not None
+    )
+
+
+# A sentence that goes on about the company of the sentence before it ("Its engineers wrote …").
+CONTINUES = re.compile(
+    r"^\W*(?:its|their|his|her|they|it|he|she|the\s+(?:company|firm|team|engineers|authors"
+    r"|organi[sz]ation|system|project|platform|service))\b",
+    re.IGNORECASE,
+)
+# Who speaks when no name is given: "one engineer said", "a team lead wrote".
+SPEAKER = re.compile(
+    r"\b(?:(?:an?|one|the|its|their|some)\s+(?:[\w-]+\s+)?(?:engineers?|leads?|architects?"
+    r"|developers?|designers?|researchers?|authors?|managers?|spokesperson|founders?|staff"
+    r"|cto|ceo|vp|team|operators?|maintainers?))\s+(?:\w+\s+)?(?:said|says|wrote|writes"
+    r"|put\s+it|puts\s+it|called|calls|described|describes|summed|joked|recalled|noted|told)\b",
+    re.IGNORECASE,
+)
+
+
+# A sentence that names the speaker of the quotation before it ("That is how X put it.").
+ATTRIBUTES_BACK = re.compile(
+    r"^\W*(?:(?:that|this|so|thus)\b.{0,40}?\b(?:how|what|words?|says?|said|puts?|put|describes?"
+    r"|described|sum|sums|summed|calls?|called|writes?|wrote)\b|(?:says?|said|writes?|wrote)\b)",
+    re.IGNORECASE,
+)
+
+
+def speaks_for_company(text: str, position: int, ctx: CheckContext) -> bool:
+    """Return True when the sentence at a position of a text gives the company's words.
+
+    That is a sentence about the company, one that continues a sentence about it with a
+    pronoun ("Its engineers wrote …"), or one that quotes an unnamed engineer of it.
+    """
+    sentence = sentence_at(text, position)
+    if about_company(sentence, ctx) or SPEAKER.search(sentence):
+        return True
+    start = text.find(sentence)
+    after = start + len(sentence)
+    while start >= 0 and after < len(text) and text[after] in '"”’) \t\n':
+        after += 1
+    following = sentence_at(text, after) if start >= 0 and after < len(text) else ""
+    back = following and following != sentence and ATTRIBUTES_BACK.search(following)
+    if back and about_company(following, ctx):
+        return True  # "“…” That is how X's engineers put it."
+    if not CONTINUES.search(sentence):
+        return False
+    previous = sentence_at(text, max(0, start - 2)) if start > 0 else ""
+    return bool(previous) and previous != sentence and about_company(previous, ctx)
 
 
 @lru_cache(maxsize=16384)

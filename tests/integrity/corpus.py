@@ -22,12 +22,14 @@ from generator.guides import GuideDoc, serialize
 from generator.project import Project
 
 from . import (
+    legit_more,
     legit_ours,
     legit_reports,
     wrong_caught,
     wrong_claims,
     wrong_figures,
     wrong_hidden,
+    wrong_more,
     wrong_ours,
 )
 from .model import Case, GuideInput, Template
@@ -53,8 +55,10 @@ TEMPLATES: list[Template] = [
     *wrong_hidden.R.templates,
     *wrong_ours.R.templates,
     *wrong_caught.R.templates,
+    *wrong_more.R.templates,
     *legit_reports.R.templates,
     *legit_ours.R.templates,
+    *legit_more.R.templates,
 ]
 
 

@@ -1,0 +1,138 @@
+"""Claims that join two record sentences: words or names taken from a sentence other than
+the claim's evidence, or a name moved to another place in its own evidence sentence."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from generator.checks.text import LEAD_IN, STOP, RecordIndex, Unit, stems, words
+
+BREAK = re.compile(r"[,;:()\[\]]|\.\s|\s[-–—]\s")
+JOINED = "grounding.joined"
+
+
+@lru_cache(maxsize=16384)
+def _chunks(text: str) -> tuple[tuple[str, ...], ...]:
+    """Return the content stems of a text, chunk by chunk between punctuation."""
+    out = []
+    for chunk in BREAK.split(text):
+        stemmed = tuple(s for s in stems(chunk) if s not in STOP)
+        if stemmed:
+            out.append(stemmed)
+    return tuple(out)
+
+
+@lru_cache(maxsize=16384)
+def bigrams(text: str) -> frozenset[tuple[str, str]]:
+    """Return the pairs of adjacent words of a text (as stems) that are both content words."""
+    pairs = set()
+    for chunk in BREAK.split(text):
+        stemmed = stems(chunk)
+        for a, b in zip(stemmed, stemmed[1:], strict=False):
+            if a not in STOP and b not in STOP:
+                pairs.add((a, b))
+    return frozenset(pairs)
+
+
+def borrowed(
+    claim: str, unit: Unit, index: RecordIndex, own: set[str]
+) -> list[tuple[str, str, str]]:
+    """Find word pairs of a claim that another record sentence holds and its evidence lacks."""
+    evidence = bigrams(unit.text)
+    found = []
+    for a, b in sorted(bigrams(claim) - evidence):
+        if a in own or b in own or (a in unit.all_stems and b in unit.all_stems):
+            continue
+        if any((a, b) in bigrams(other.text) for other in index.units if other is not unit):
+            term = f"{a} {b}"
+            found.append(
+                (JOINED, term, f"{term!r} comes from another sentence of the record than this one")
+            )
+    return found
+
+
+LEAD = re.compile(
+    r"^\W*(?:according\s+to\s+[^,:]{1,60}[,:]\s*|(?:in\s+)?(?:the|a|an|its|their)\s+)",
+    re.IGNORECASE,
+)
+
+
+def borrowed_subject(
+    claim: str, unit: Unit, index: RecordIndex, own: set[str]
+) -> list[tuple[str, str, str]]:
+    """Find a claim's opening word (its subject) taken from another sentence than its result."""
+    opening = words(LEAD.sub("", LEAD_IN.sub("", claim.strip())))[:1]
+    if not opening:
+        return []
+    key = stems(opening[0])[-1] if stems(opening[0]) else ""
+    if not key or key in STOP or key in own or key in unit.all_stems:
+        return []
+    if not any(key in other.all_stems for other in index.units if other is not unit):
+        return []
+    word = opening[0]
+    return [(JOINED, word, f"{word!r} comes from another sentence of the record than the result")]
+
+
+def _sequence(text: str) -> tuple[str, ...]:
+    return tuple(s for chunk in _chunks(text) for s in chunk)
+
+
+def _neighbours(sequence: tuple[str, ...], phrase: tuple[str, ...]) -> list[tuple[str, str]]:
+    """Return the content stems before and after each place a phrase occurs in a sequence."""
+    n = len(phrase)
+    out = []
+    for i in range(len(sequence) - n + 1):
+        if sequence[i : i + n] == phrase:
+            before = sequence[i - 1] if i > 0 else ""
+            after = sequence[i + n] if i + n < len(sequence) else ""
+            out.append((before, after))
+    return out
+
+
+def misplaced(
+    claim: str,
+    unit: Unit,
+    named: list[tuple[str, tuple[str, ...]]],
+    own: set[str],
+) -> list[tuple[str, str, str, bool]]:
+    """Find names of a claim standing beside words that its evidence gives to another name.
+
+    Each finding holds for the whole sentence: splitting it into clauses cannot clear it.
+    """
+    claim_sequence = _sequence(claim)
+    evidence_sequence = _sequence(unit.text)
+    phrases = {}
+    compounds = [(t, stems(t)) for t in {w for w in words(claim) if "-" in w and w.islower()}]
+    for name, name_stems in [*named, *sorted(compounds)]:
+        phrase = tuple(s for s in name_stems if s not in STOP)
+        if phrase and not all(p in own for p in phrase) and _neighbours(evidence_sequence, phrase):
+            phrases[name] = phrase
+    found = []
+    for name, phrase in phrases.items():
+        stated = _neighbours(evidence_sequence, phrase)
+        befores = {b for b, _ in stated}
+        afters = {a for _, a in stated}
+        others = [
+            p
+            for n, p in phrases.items()
+            if n != name and not set(p) & set(phrase) and (len(p) > 1 or n != n.casefold())
+        ]
+        sides = set().union(*(_sides(other, evidence_sequence) for other in others))
+        for before, after in _neighbours(claim_sequence, phrase):
+            if (before and before not in befores and (before, "") in sides) or (
+                after and after not in afters and ("", after) in sides
+            ):
+                message = f"{name!r} stands where its evidence sentence names another"
+                found.append((JOINED, name, message, True))
+                break
+    return found
+
+
+def _sides(phrase: tuple[str, ...], sequence: tuple[str, ...]) -> set[tuple[str, str]]:
+    """Return (before, "") and ("", after) for each place a phrase occurs in a sequence."""
+    out = set()
+    for before, after in _neighbours(sequence, phrase):
+        out.add((before, ""))
+        out.add(("", after))
+    return out
