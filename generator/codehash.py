@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 
@@ -56,7 +57,7 @@ def import_closure(name: str) -> set[str]:
             continue
         found.add(module)
         package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in _statements(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.ImportFrom):
                 continue
             if node.level:  # a relative import, from the module's own package
@@ -74,3 +75,12 @@ def import_closure(name: str) -> set[str]:
             # "from generator.site import model" names a submodule, not only an attribute.
             pending.extend(f"{target}.{alias.name}".lstrip(".") for alias in node.names)
     return found
+
+
+def _statements(tree: ast.AST) -> Iterator[ast.AST]:
+    """Yield the nodes of a tree that are not expressions (imports are statements)."""
+    pending = [tree]
+    while pending:
+        node = pending.pop()
+        yield node
+        pending.extend(c for c in ast.iter_child_nodes(node) if not isinstance(c, ast.expr))

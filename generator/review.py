@@ -568,9 +568,16 @@ def withdraw(project: Project, guide_id: str, *, by: str, reason: str) -> Outcom
 
 
 def mark_published(
-    project: Project, guide_ids: list[str], actor: str = "prepguide publish"
+    project: Project,
+    guide_ids: list[str],
+    actor: str = "prepguide publish",
+    *,
+    docs: dict[str, GuideDoc] | None = None,
 ) -> None:
-    """Record that a publish run put these live versions on the site."""
+    """Record that a publish run put these live versions on the site.
+
+    docs may hold live texts already read; others are read from their revision.
+    """
     project.guides.check_writable()
     for guide_id in guide_ids:
         with project.guides.review_lock(guide_id):
@@ -590,7 +597,10 @@ def mark_published(
                     "first_published": state.first_published or now().date(),
                 }
             )
-            doc = _read_revision(project.guides.history_dir(guide_id) / live.revision, guide_id)
+            doc = (docs or {}).get(guide_id)
+            if doc is None or doc.content_hash != live.content_hash:
+                path = project.guides.history_dir(guide_id) / live.revision
+                doc = _read_revision(path, guide_id)
             _transition(
                 project,
                 doc,

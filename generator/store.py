@@ -77,6 +77,15 @@ def file_lock(path: Path) -> Iterator[None]:
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
+def _names(folder: Path) -> list[str]:
+    """List the names in a folder that are not hidden (as glob("*") does); none if missing."""
+    try:
+        with os.scandir(folder) as entries:
+            return [entry.name for entry in entries if not entry.name.startswith(".")]
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+
+
 def check_id(guide_id: str) -> str:
     """Return a guide id that is safe as a file name; raise GuideError otherwise."""
     if not is_valid_id(guide_id):
@@ -132,10 +141,9 @@ class GuideStore:
         """List guide ids in a stable order: every working file and every reviewed guide."""
         if not self.dir.is_dir():
             return []
-        found = {path.stem for path in self.dir.glob("*.md")}
-        review_dir = self.dir / REVIEW_DIR
-        if review_dir.is_dir():
-            found.update(path.stem for path in review_dir.glob("*.json") if is_valid_id(path.stem))
+        found = {name[:-3] for name in _names(self.dir) if name.endswith(".md")}
+        reviewed = (name[:-5] for name in _names(self.dir / REVIEW_DIR) if name.endswith(".json"))
+        found.update(stem for stem in reviewed if is_valid_id(stem))
         return sorted(found)
 
     def pending_ids(self) -> list[str]:

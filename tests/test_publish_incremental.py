@@ -81,7 +81,8 @@ def site_name(root: Path, rng: random.Random) -> str:
 
 def approve_new_text(root: Path, rng: random.Random) -> str:
     project = Project(root)
-    guide_id = rng.choice(project.guides.ids())
+    # A guide whose working file was deleted has nothing to edit.
+    guide_id = rng.choice(sorted(p.stem for p in (root / "guides").glob("*.md")))
     doc = project.guides.read(guide_id)
     marker = f"An added sentence {rng.randint(0, 999)}."
     doc.body = doc.body.replace("## Put it into practice", f"{marker}\n\n## Put it into practice")
@@ -219,3 +220,46 @@ def test_a_newly_approved_text_rewrites_only_the_pages_that_show_it(workspace: P
     assert changed == ["feed.xml", "guides/shopify-catalog-clustering/index.html"]
     assert report.written == 2
     assert "A new line." in (out / "guides/shopify-catalog-clustering/index.html").read_text()
+
+
+def _state(root: Path) -> Path:
+    (path,) = (root / ".prepguide/publish").glob("state-*.pickle")
+    return path
+
+
+def test_a_kept_state_that_is_corrupt_is_moved_aside_and_the_site_is_the_same(
+    workspace: Path, tmp_path: Path
+):
+    root = published_workspace(workspace)
+    publish(Project(root), root / "site", preview=False)
+    _state(root).write_bytes(b"not a pickle")
+    edit_summary(root, random.Random(1))
+    report = publish(Project(root), root / "site", preview=False)
+    assert any("moved aside" in w and "state-" in w for w in report.warnings)
+    assert site_files(root / "site") == cold_build(root, tmp_path / "cold", False)
+
+
+def test_a_kept_state_that_others_can_write_is_not_used(workspace: Path, tmp_path: Path):
+    root = published_workspace(workspace)
+    publish(Project(root), root / "site", preview=False)
+    state = _state(root)
+    assert state.stat().st_mode & 0o077 == 0
+    state.chmod(0o666)
+    draft_edit(root, random.Random(2))
+    edit_summary(root, random.Random(3))
+    report = publish(Project(root), root / "site", preview=False)
+    assert any("writable by others" in w for w in report.warnings)
+    assert site_files(root / "site") == cold_build(root, tmp_path / "cold", False)
+
+
+def test_an_approved_revision_changed_after_a_build_is_read_again(workspace: Path):
+    root = published_workspace(workspace)
+    publish(Project(root), root / "site", preview=False)
+    project = Project(root)
+    state = review.read_state(project, "shopify-catalog-clustering")
+    revision = project.guides.history_dir("shopify-catalog-clustering") / state.live.revision
+    revision.write_text(revision.read_text(encoding="utf-8") + "\nA forged line.\n")
+    report = publish(Project(root), root / "site", preview=False)
+    assert report.guides == ["meta-llm-training-at-scale"]
+    assert "no longer matches its approved hash" in report.left_out["shopify-catalog-clustering"]
+    assert not (root / "site/guides/shopify-catalog-clustering").exists()

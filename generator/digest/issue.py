@@ -122,17 +122,19 @@ def _tags(source: Source) -> set[str]:
 def group_by_topic(sources: Sequence[Source]) -> list[tuple[str | None, list[Source]]]:
     """Group write-ups under the tag most of them share (ties: alphabetically first), greedily."""
     names = display_names(sources)
-    remaining = list(sources)
+    tags = [_tags(source) for source in sources]  # normalized once, not once per group
+    remaining = list(range(len(sources)))
     groups: list[tuple[str | None, list[Source]]] = []
     while remaining:
-        counts = Counter(key for source in remaining for key in _tags(source))
+        counts = Counter(key for i in remaining for key in tags[i])
         best = min(counts.items(), key=lambda pair: (-pair[1], pair[0]), default=None)
         if best is None or best[1] < 2:
-            groups.append((None, remaining))
+            groups.append((None, [sources[i] for i in remaining]))
             break
-        members = [source for source in remaining if best[0] in _tags(source)]
-        groups.append((names.get(best[0], best[0]), members))
-        remaining = [source for source in remaining if best[0] not in _tags(source)]
+        groups.append(
+            (names.get(best[0], best[0]), [sources[i] for i in remaining if best[0] in tags[i]])
+        )
+        remaining = [i for i in remaining if best[0] not in tags[i]]
     return groups
 
 

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,6 +19,8 @@ from generator.site import cache, model, render, select, write
 from generator.workers import worker_count
 
 LOCK_TIMEOUT = 600.0
+# Fewer pages to render than this: workers would cost more to start than they save.
+MIN_PAGES_FOR_WORKERS = 100
 
 
 @dataclass
@@ -57,6 +60,20 @@ def publish(
     jobs is the number of processes for the guides (None: one per CPU when the site is large).
     A second publish of the same workspace waits for the first, up to lock_timeout seconds.
     """
+    try:
+        return _publish(project, out_dir, preview, jobs, lock_timeout, strict)
+    finally:
+        gc.unfreeze()
+
+
+def _publish(
+    project: Project,
+    out_dir: Path,
+    preview: bool,
+    jobs: int | None,
+    lock_timeout: float,
+    strict: bool,
+) -> PublishReport:
     report = PublishReport(out_dir=out_dir)
     problem = model.base_url_problem(project.settings.site)
     if problem:
@@ -79,31 +96,73 @@ def publish(
             )
             return report
 
-        # select
+        # select: records and picks whose inputs did not change are the last build's
         processes = worker_count(jobs, len(project.guides.ids()))
-        project.load_sources(processes)
+        kept_path = cache.state_path(manifest_path)
+        previous = cache.read_state(kept_path, report.warnings)
+        if previous is not None and previous.base != base:
+            previous = None
+        gc.freeze()  # the kept state is long-lived: spare the collector walking it
+        records = cache.load_sources_cached(project, signatures, previous, processes)
         store = cache.BuildCache(cache_path, report.warnings)
+        pick_keys = cache.pick_keys(project, signatures, base, preview)
+        known = previous.picks if previous is not None else None
         try:
             chosen = select.select(
-                project, preview=preview, cache=store, processes=processes, strict=strict
+                project,
+                preview=preview,
+                cache=store,
+                processes=processes,
+                known=known,
+                pick_keys=pick_keys,
+                strict=strict,
             )
         finally:
             store.close()
-        # model
-        site = model.SiteModel(project, chosen.guides)
-        # render: the input key of every page
-        keys = render.page_keys(site, preview=preview, processes=processes)
+        render.use_template_cache(cache_path.parent / "templates")
+        # model: the topic hubs are the last build's while no record changed
+        topics_key = cache.records_key(project, signatures)
+        same = previous is not None and previous.topics_key == topics_key
+        topics = previous.topics if previous and same else None
+        related = previous.related if previous and same else None
+        site = model.SiteModel(project, chosen.guides, topics, related)
+        facts = [g.facts for g in chosen.guides]
+        # render: the input key of every page; when only some guides' own files changed and
+        # no listing shows anything new of them, only their pages and the feed can change
+        if (
+            previous is not None
+            and previous.facts == facts
+            and manifest.base == base
+            and cache.guide_local(project, manifest.signatures, signatures)
+        ):
+            fresh = [g for g in chosen.guides if g.id in chosen.repicked]
+            keys = render.changed_keys(site, manifest_keys(manifest), fresh, preview=preview)
+        elif manifest.pages:
+            keys = render.page_keys(site, preview=preview, processes=processes)
+        else:  # no page to reuse: rendering keys each page as it goes
+            keys = None
         # write: a new tree beside the old site, swapped in whole (none when no page changes)
-        if write.same_site(manifest, keys, out_dir):
+        marked: list[str] = []
+        if keys is not None and write.same_site(manifest, keys, out_dir):
             pages, written, removed = manifest.pages, 0, []
             if not preview:
-                select.record_publication(project, chosen.guides)
+                marked = _record(project, chosen.guides)
         else:
             writer = write.SiteWriter(out_dir, manifest.pages)
             try:
-                render.render_site(site, writer, keys, preview=preview, processes=processes)
+                stale = sum(
+                    1 for rel, key in (keys or {}).items() if manifest_key(manifest, rel) != key
+                )
+                stale = stale if keys is not None else len(chosen.guides) + 1
+                render.render_site(
+                    site,
+                    writer,
+                    keys,
+                    preview=preview,
+                    processes=processes if stale > MIN_PAGES_FOR_WORKERS else 1,
+                )
                 if not preview:
-                    select.record_publication(project, chosen.guides)
+                    marked = _record(project, chosen.guides)
                 writer.finish()
             except BaseException:
                 writer.abandon()
@@ -119,7 +178,9 @@ def publish(
         report.removed = removed
         report.pages = sorted(pages)
         report.written = written
-        after = cache.input_signatures(project)  # the publication is now in the review state
+        after = dict(signatures)
+        if marked:  # the publication is now in the review state
+            cache.refresh_signatures(project, after, marked)
         done = write.Manifest(
             fingerprint=cache.input_fingerprint(base, after),
             base=base,
@@ -133,7 +194,37 @@ def publish(
             flagged=report.flagged,
         )
         write.write_manifest(manifest_path, done)
+        picks = {g: pick for g, pick in chosen.picks.items() if g not in marked}
+        state = cache.SiteState(
+            base=base,
+            sources=records,
+            picks=picks,
+            facts=facts,
+            topics_key=topics_key,
+            records=None if project.sources.problems else project.sources.sources,
+            topics=site.all_topics,
+            related=site.related,
+        )
+        unchanged_records = same and previous is not None and previous.records is not None
+        cache.write_state(kept_path, state, records_unchanged=unchanged_records)
     return report
+
+
+def manifest_keys(manifest: write.Manifest) -> dict[str, str]:
+    """Return the input key of every page of the last build."""
+    return {relative: entry.key or "" for relative, entry in manifest.pages.items()}
+
+
+def manifest_key(manifest: write.Manifest, relative: str) -> str | None:
+    entry = manifest.pages.get(relative)
+    return entry.key if entry is not None else None
+
+
+def _record(project: Project, guides: list[select.SiteGuide]) -> list[str]:
+    """Record the publication of live guides not yet marked; return them."""
+    unmarked = sorted(g.id for g in guides if not g.draft and not g.marked_published)
+    select.record_publication(project, guides)
+    return unmarked
 
 
 def _only_drafts_changed(

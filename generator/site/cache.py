@@ -10,13 +10,33 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import pickle
 import sqlite3
 from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from generator.clock import now
 from generator.codehash import code_version
+from generator.errors import SourceError
 from generator.project import Project
+from generator.sources import (
+    Source,
+    SourceSet,
+    _reject_duplicates,
+    check_record,
+    confine,
+    read_source_data,
+    source_files,
+)
+from generator.store import HISTORY_DIR, REVIEW_DIR
+from generator.workers import WorkerMap
+
+if TYPE_CHECKING:
+    from generator.site.model import RelatedIndex
+    from generator.site.select import KnownPick
+    from generator.topics import Topic
 
 CACHE_DIR = "publish"
 SCHEMA_VERSION = 2
@@ -202,7 +222,248 @@ def only_working_files(
     A live guide's pages are made from its approved revision, never from guides/<id>.md, so
     editing (or deleting) that file changes no page.
     """
-    guides = project.guides
-    files = {str(guides.path(guide_id)) for guide_id in live}
+    folder = os.fspath(project.guides.dir)
     changed = {path for path in before.keys() | after.keys() if before.get(path) != after.get(path)}
-    return bool(changed) and changed <= files
+    if not changed:
+        return False
+    files = {os.path.join(folder, f"{guide_id}.md") for guide_id in live}
+    return changed <= files
+
+
+# --- what the last build of an output folder read, kept for the next one --------------------
+
+STATE_VERSION = 1
+
+
+@dataclass
+class SiteState:
+    """The last build's parsed records and picks, each with the signature of its inputs.
+
+    Kept beside the manifest, written only by this process (pickled: it holds parsed records
+    and is ours alone; a file others may write is not trusted, see read_state).
+    """
+
+    code: str = ""
+    base: str = ""
+    # Record file path -> (its signature, the parsed record).
+    sources: dict[str, tuple[str, Source]] = field(default_factory=dict)
+    picks: dict[str, KnownPick] = field(default_factory=dict)
+    facts: list[tuple] = field(default_factory=list)
+    # What is made from all the records (see records_key): the records in order when none
+    # had a problem, the topic hubs and the related-stories index.
+    topics_key: str = ""
+    records: list[Source] | None = None
+    topics: list[Topic] | None = None
+    related: RelatedIndex | None = None
+
+
+# Kept in a file of their own, written again only when a record changed.
+RECORD_FIELDS = ("topics_key", "sources", "records", "topics", "related")
+
+
+def _load(path: Path, warnings: list[str]) -> object:
+    try:
+        with open(path, "rb") as handle:
+            st = os.fstat(handle.fileno())
+            if st.st_uid != os.getuid() or st.st_mode & 0o022:
+                warnings.append(f"{path}: writable by others; not used")
+                return None
+            return pickle.load(handle)
+    except FileNotFoundError:
+        return None
+    except Exception as exc:  # noqa: BLE001 - any unreadable state is rebuilt
+        move_aside(path, f"unreadable publish state ({type(exc).__name__})", warnings)
+        return None
+
+
+def _dump(path: Path, data: object) -> None:
+    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(temp, "wb") as handle:
+        os.fchmod(handle.fileno(), 0o600)
+        pickle.dump(data, handle, protocol=pickle.HIGHEST_PROTOCOL)
+    os.replace(temp, path)
+
+
+def _records_path(path: Path) -> Path:
+    return path.with_name(path.name.replace("state-", "records-", 1))
+
+
+def read_state(path: Path, warnings: list[str]) -> SiteState | None:
+    """Return the kept state of the last build, or None (missing, another code, broken)."""
+    code = f"{STATE_VERSION}:{code_version()}"
+    state = _load(path, warnings)
+    if not isinstance(state, SiteState) or state.code != code:
+        return None
+    kept = _load(_records_path(path), warnings)
+    if isinstance(kept, dict) and kept.get("code") == code:
+        for name in RECORD_FIELDS:
+            setattr(state, name, kept[name])
+    return state
+
+
+def write_state(path: Path, state: SiteState, *, records_unchanged: bool = False) -> None:
+    """Write the state atomically, readable by this user only (the records when changed)."""
+    state.code = f"{STATE_VERSION}:{code_version()}"
+    records = _records_path(path)
+    if not records_unchanged or not records.exists():
+        _dump(records, {"code": state.code, **{n: getattr(state, n) for n in RECORD_FIELDS}})
+    _dump(path, replace(state, topics_key="", sources={}, records=None, topics=None, related=None))
+
+
+def state_path(manifest_path: Path) -> Path:
+    """Return where the state of the build whose manifest is manifest_path is kept."""
+    return manifest_path.with_name(manifest_path.stem.replace("manifest", "state") + ".pickle")
+
+
+def load_sources_cached(
+    project: Project,
+    signatures: dict[str, str],
+    previous: SiteState | None,
+    processes: int,
+) -> dict[str, tuple[str, Source]]:
+    """Read the records, taking those whose file signature is unchanged from the last build.
+
+    Records with a problem are read again every time, so that their errors are reported.
+    Returns the entries to keep for the next build.
+    """
+    ws = project.workspace
+    records = previous.records if previous is not None else None
+    if records is not None and previous.topics_key == records_key(project, signatures):
+        project.__dict__["sources"] = SourceSet(sources=list(records))
+        return previous.sources
+    kept = previous.sources if previous is not None else {}
+    files = source_files(ws.sources_dir)
+    reuse: dict[str, Source] = {}
+    for path in files:
+        name = os.fspath(path)
+        entry = kept.get(name)
+        if entry is not None and entry[0] == signatures.get(name):
+            reuse[name] = entry[1]
+    fresh = [path for path in files if os.fspath(path) not in reuse]
+    result = SourceSet()
+    by_path: dict[str, Source] = {}
+
+    def load(path: Path) -> tuple[Source | None, list[SourceError]]:
+        # As generator.sources.load_sources reads each file (that module is part of the
+        # checks' code version, so it is left as it is).
+        try:
+            confine(path, ws.root, ws.sources_dir)
+            return check_record(read_source_data(path), path, project.today)
+        except SourceError as exc:
+            return None, [exc]
+        except OSError as exc:
+            reason = exc.strerror or type(exc).__name__
+            return None, [SourceError(f"cannot be read: {reason}", path=path, rule="source.read")]
+
+    with WorkerMap(load, fresh, processes) as loaded:
+        for path, (source, problems) in zip(fresh, loaded, strict=True):
+            result.problems.extend(problems)
+            if source is not None:
+                by_path[os.fspath(path)] = source
+    entries: dict[str, tuple[str, Source]] = {}
+    for path in files:
+        name = os.fspath(path)
+        source = reuse.get(name) or by_path.get(name)
+        if source is None:
+            continue
+        result.sources.append(source)
+        if name in signatures:
+            entries[name] = (signatures[name], source)
+    _reject_duplicates(result)
+    project.__dict__["sources"] = result
+    return entries
+
+
+def records_key(project: Project, signatures: dict[str, str]) -> str:
+    """Hash the signature of every file in sources/ (records and the verification ledger)."""
+    sources = os.fspath(project.workspace.sources_dir) + os.sep
+    digest = hashlib.sha256(str(project.settings.topics.min_sources).encode())
+    for path, signature in signatures.items():
+        if path.startswith(sources):
+            digest.update(f"{path}\0{signature}\n".encode())
+    return digest.hexdigest()
+
+
+def pick_keys(
+    project: Project, signatures: dict[str, str], base: str, preview: bool
+) -> dict[str, str]:
+    """Return the key of each guide's selection inputs: its files, the records, settings, date.
+
+    A guide's pick reads its working file, review state (a pending one with the audit log),
+    its kept revisions and the records (all of them: the checks know the database's terms).
+    """
+    guides = os.fspath(project.guides.dir)
+    sources = os.fspath(project.workspace.sources_dir) + os.sep
+    database = hashlib.sha256(f"{base}\0{preview}\0{now().date()}".encode())
+    own: dict[str, list[str]] = {}
+    audit = signatures.get(os.fspath(project.guides.audit_path), "")
+    for path, signature in signatures.items():
+        if path.startswith(sources):
+            database.update(f"{path}\0{signature}\n".encode())
+            continue
+        guide_id = guide_of_path(guides, path)
+        if guide_id is not None:
+            own.setdefault(guide_id, []).append(f"{path}\0{signature}")
+    common = database.hexdigest()
+    keys = {}
+    for guide_id, files in own.items():
+        digest = hashlib.sha256(common.encode())
+        for line in sorted(files):
+            digest.update(line.encode() + b"\n")
+        if any(line.split("\0", 1)[0].endswith(".pending") for line in files):
+            digest.update(f"audit\0{audit}".encode())
+        keys[guide_id] = digest.hexdigest()
+    return keys
+
+
+def guide_of_path(guides: str, path: str) -> str | None:
+    """Return the guide whose own file path is (working file, review state, history), if any."""
+    if not path.startswith(guides + os.sep):
+        return None
+    parts = path[len(guides) + 1 :].split(os.sep)
+    if len(parts) == 1 and parts[0].endswith(".md"):
+        return parts[0][:-3]
+    if len(parts) == 2 and parts[0] == REVIEW_DIR:
+        stem = parts[1].rpartition(".")[0]
+        return stem or None
+    if len(parts) >= 3 and parts[0] == HISTORY_DIR:
+        return parts[1]
+    return None
+
+
+def guide_local(project: Project, before: dict[str, str], after: dict[str, str]) -> bool:
+    """Return True when every input that changed is one guide's own file, the audit log or a lock.
+
+    Then only the picks of those guides can change (their keys in pick_keys changed).
+    """
+    guides = os.fspath(project.guides.dir)
+    audit = os.fspath(project.guides.audit_path)
+    for path in before.keys() | after.keys():
+        if before.get(path) == after.get(path):
+            continue
+        if path == audit or path.endswith(".lock") and path.startswith(guides + os.sep):
+            continue
+        if guide_of_path(guides, path) is None:
+            return False
+    return True
+
+
+def refresh_signatures(project: Project, signatures: dict[str, str], ids: list[str]) -> None:
+    """Update the signatures of these guides' own files and of the audit log after a change."""
+    guides = os.fspath(project.guides.dir)
+    review = os.path.join(guides, REVIEW_DIR)
+    history = os.path.join(guides, HISTORY_DIR)
+    names = {os.fspath(project.guides.audit_path)}
+    for guide_id in ids:
+        names.add(os.path.join(guides, f"{guide_id}.md"))
+        names.update(
+            os.path.join(review, f"{guide_id}{suffix}") for suffix in (".json", ".pending")
+        )
+        names.update(entry.path for entry in walk(os.path.join(history, guide_id)))
+    for name in names:
+        try:
+            st = os.stat(name)
+        except OSError:
+            signatures.pop(name, None)
+            continue
+        signatures[name] = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"

@@ -115,7 +115,7 @@ def feed_entries(model: SiteModel, bodies: Callable[[SiteGuide], str]) -> list[F
     return [
         FeedEntry(
             url=model.page_url(guide.href),
-            title=guide.doc.meta.title,
+            title=guide.meta.title,
             author=model.site.name,
             summary=guide.source.summary,
             content_html=bodies(guide),
@@ -128,7 +128,7 @@ def feed_entries(model: SiteModel, bodies: Callable[[SiteGuide], str]) -> list[F
 
 def feed_key(model: SiteModel) -> str:
     """Return the input key of feed.xml: its entries, each body by its text."""
-    entries = feed_entries(model, lambda guide: guide.doc.content_hash)
+    entries = feed_entries(model, lambda guide: guide.content_hash)
     return content_key(
         code_version(), "feed", model.site, [e.__dict__ for e in entries], empty_feed_date(model)
     )

@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
+from functools import cached_property
 from urllib.parse import urlsplit
 
 from markupsafe import Markup
@@ -113,7 +114,14 @@ def listing_order(guide: SiteGuide) -> tuple:
 class SiteModel:
     """Everything the pages are made from, computed once per build."""
 
-    def __init__(self, project: Project, guides: list[SiteGuide]) -> None:
+    def __init__(
+        self,
+        project: Project,
+        guides: list[SiteGuide],
+        topics: list[Topic] | None = None,
+        related: RelatedIndex | None = None,
+    ) -> None:
+        """Model the site; topics and related, when given, are made from these records."""
         self.project = project
         self.site = project.settings.site
         self.base_url = self.site.base_url.rstrip("/")
@@ -121,7 +129,9 @@ class SiteModel:
         self.guides = guides
         self.guide_of: dict[str, SiteGuide] = {g.source.key: g for g in guides}
         self.problems: list[str] = []
-        topics = compute_topics(self.sources, project.settings.topics.min_sources)
+        if topics is None:
+            topics = compute_topics(self.sources, project.settings.topics.min_sources)
+        self.all_topics = topics
         self.topics, clashes = unique_slugs(topics)
         for clash in clashes:
             if clash.kept:
@@ -141,17 +151,28 @@ class SiteModel:
             normalize_tag(name): url_path(f"companies/{slug}/index.html")
             for slug, (name, _) in self.companies.items()
         }
-        self.related = RelatedIndex(self.sources)
+        self.related = related or RelatedIndex(self.sources)
         self.topic_by_slug = {topic.slug: topic for topic in self.topics}
         self.topic_by_key = {topic.key: topic for topic in self.topics}
         self.subscribe_url = project.settings.digest.subscribe_url
         self.listing_order = sorted(guides, key=listing_order)
-        self.issues = site_issues(guides, project.today, self.site.name)
         self._cards: dict[str, dict] = {}
         self._card_keys: dict[str, str] = {}
         # Source cards as HTML, filled by the render stage: each is rendered once per process.
         self.card_html: dict[str, Markup] = {}
         self._related: dict[str, list[dict]] = {}
+
+    @cached_property
+    def issues(self) -> list[IssuePage]:
+        """Return the weeks' digest issues (built when a page or feed needs them)."""
+        return site_issues(self.guides, self.project.today, self.site.name)
+
+    @cached_property
+    def issue_labels(self) -> list[str]:
+        """Return the labels of the weeks with an issue, newest first, without building them."""
+        days = {g.first_published for g in self.guides if g.first_published and not g.draft}
+        weeks = {week_of(day).label for day in days}
+        return sorted(weeks, reverse=True)
 
     def _companies(self) -> dict[str, tuple[str, list[Source]]]:
         groups: dict[str, dict[str, list[Source]]] = {}

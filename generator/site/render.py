@@ -8,12 +8,20 @@ so a page whose key did not change is reused instead of rendered again.
 from __future__ import annotations
 
 import html
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from pathlib import Path
 
-from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from jinja2 import (
+    Environment,
+    FileSystemBytecodeCache,
+    PackageLoader,
+    StrictUndefined,
+    select_autoescape,
+)
 from markupsafe import Markup
 
 from generator.codehash import code_version
@@ -63,6 +71,14 @@ def page_environment() -> Environment:
         keep_trailing_newline=True,
         auto_reload=False,
     )
+
+
+def use_template_cache(folder: Path) -> None:
+    """Keep compiled page templates in folder, so that a small build does not compile them."""
+    environment = page_environment()
+    if environment.bytecode_cache is None:
+        folder.mkdir(parents=True, exist_ok=True)
+        environment.bytecode_cache = FileSystemBytecodeCache(os.fspath(folder))
 
 
 def render_page(template: str, context: dict) -> str:
@@ -138,8 +154,8 @@ def guide_context(model: SiteModel, guide: SiteGuide, *, preview: bool) -> dict:
         "subscribe": model.subscribe_url,
         "guide": {
             "id": guide.id,
-            "title": guide.doc.meta.title,
-            "company": guide.doc.meta.company,
+            "title": guide.meta.title,
+            "company": guide.meta.company,
             "draft": guide.draft,
             "updated": guide.updated.isoformat() if guide.updated else None,
             "first_published": (
@@ -156,16 +172,24 @@ def guide_context(model: SiteModel, guide: SiteGuide, *, preview: bool) -> dict:
 def guide_page_key(model: SiteModel, guide: SiteGuide, *, preview: bool) -> str:
     """Return the input key of a guide page."""
     context = guide_context(model, guide, preview=preview)
-    return page_key("guide.html", context, guide.doc.content_hash)
+    return page_key("guide.html", context, guide.content_hash)
 
 
 def render_guide_page(
-    model: SiteModel, guide: SiteGuide, cache: object = None, *, preview: bool
+    model: SiteModel,
+    guide: SiteGuide,
+    cache: object = None,
+    *,
+    preview: bool,
+    context: dict | None = None,
 ) -> tuple[str, str]:
-    """Return a guide's page and its body HTML (cache is unused: bodies are rendered)."""
+    """Return a guide's page and its body HTML (cache is unused: bodies are rendered).
+
+    context is the page's guide_context when the caller has made it already.
+    """
     body_html = guide_body_html(guide.doc)
     preamble_html, sections = body_parts(body_html)
-    context = guide_context(model, guide, preview=preview)
+    context = dict(context or guide_context(model, guide, preview=preview))
     context["guide"] = {**context["guide"], "preamble": Markup(preamble_html)}
     context["guide"]["sections"] = sections
     return render_page("guide.html", context), body_html
@@ -199,7 +223,7 @@ def listing_pages(model: SiteModel) -> list[tuple[str, ...]]:
         ("topics",),
         *(("company", slug) for slug in model.companies),
         ("companies",),
-        *(("issue", page.week.label) for page in model.issues),
+        *(("issue", label) for label in model.issue_labels),
         ("issues",),
     ]
 
@@ -226,6 +250,22 @@ def listing_page(
     if kind == "issue":
         return issues.issue_page(model, args[0], common)
     return issues.archive_page(model, common)
+
+
+def listing_path(model: SiteModel, task: tuple[str, ...]) -> str:
+    """Return the path of a listing page without making its context."""
+    kind, *args = task
+    if kind == "index":
+        return index_path(int(args[0]))
+    if kind == "topic":
+        return f"topics/{args[0]}/index.html"
+    if kind == "company":
+        return f"companies/{args[0]}/index.html"
+    if kind in ("topics", "companies"):
+        return f"{kind}/index.html"
+    if kind == "issue":
+        return f"digest/{args[0]}/index.html"
+    return issues.ARCHIVE
 
 
 def listing_key(model: SiteModel, task: tuple[str, ...], common: dict, preview: bool) -> str:
@@ -255,8 +295,8 @@ def _index_page(model: SiteModel, number: int, common: dict, preview: bool) -> P
     items = [
         {
             "href": g.href,
-            "title": g.doc.meta.title,
-            "company": g.doc.meta.company,
+            "title": g.meta.title,
+            "company": g.meta.company,
             "summary": g.source.summary,
             "published": g.source.published.isoformat() if g.source.published else None,
             "updated": g.updated.isoformat() if g.updated else None,
@@ -426,8 +466,10 @@ def page_keys(model: SiteModel, *, preview: bool, processes: int = 1) -> dict[st
     """Return the input key of every page, computed without rendering any of them."""
     common = {"site": model.site, "noindex": preview, "description": None}
 
-    def keys(guide: SiteGuide | None) -> list[tuple[str, str]]:
-        if guide is None:
+    by_id = {g.id: g for g in model.guides}
+
+    def keys(guide_id: str | None) -> list[tuple[str, str]]:
+        if guide_id is None:
             found = []
             for task in listing_pages(model):
                 relative, template, context = listing_page(
@@ -435,11 +477,12 @@ def page_keys(model: SiteModel, *, preview: bool, processes: int = 1) -> dict[st
                 )
                 found.append((relative, page_key(template, context)))
             return found
+        guide = by_id[guide_id]
         return [(guide.href, guide_page_key(model, guide, preview=preview))]
 
     found: dict[str, str] = {}
-    ordered = sorted(model.guides, key=lambda g: g.id)
-    with WorkerMap(keys, [None, *ordered], processes, ordered=False) as results:
+    # Workers get guide ids: the guides themselves they inherit when forked.
+    with WorkerMap(keys, [None, *sorted(by_id)], processes, ordered=False) as results:
         for relative, key in (pair for batch in results for pair in batch):
             if relative in found:
                 raise PublishError(
@@ -448,12 +491,36 @@ def page_keys(model: SiteModel, *, preview: bool, processes: int = 1) -> dict[st
                     rule="slug",
                 )
             found[relative] = key
-    found["feed.xml"] = feed_key(model)
-    found[issues.FEED] = content_key(issues.digest_feed(model, issue_body_html))
+    found.update(other_keys(model, preview=preview))
+    return found
+
+
+def other_keys(model: SiteModel, *, preview: bool) -> dict[str, str]:
+    """Return the input keys of the feeds, the sitemap and the style sheet."""
+    found = {
+        "feed.xml": feed_key(model),
+        issues.FEED: content_key(issues.digest_feed(model, issue_body_html)),
+    }
     if not preview:  # every page of a preview is noindex: it has no sitemap
         found["sitemap.xml"] = content_key(render_sitemap(model))
     found["style.css"] = content_key(style_sheet().decode("utf-8"))
     return found
+
+
+def changed_keys(
+    model: SiteModel, previous: dict[str, str], guides: list[SiteGuide], *, preview: bool
+) -> dict[str, str]:
+    """Return the page keys when only these guides' texts may have changed since previous.
+
+    The caller has made sure that nothing any other page shows of any guide changed
+    (SiteGuide.facts), nor the records, settings, code or date: then only these guides' own
+    pages and the feed, which carries texts, can have new inputs.
+    """
+    keys = dict(previous)
+    for guide in guides:
+        keys[guide.href] = guide_page_key(model, guide, preview=preview)
+    keys["feed.xml"] = feed_key(model)
+    return keys
 
 
 @dataclass(frozen=True)
@@ -468,7 +535,7 @@ class Rendered:
 def render_site(
     model: SiteModel,
     writer: SiteWriter,
-    keys: dict[str, str],
+    keys: dict[str, str] | None,
     *,
     preview: bool,
     processes: int = 1,
@@ -479,39 +546,48 @@ def render_site(
     process) run in worker processes when asked; each task places its own pages.
     """
     common = {"site": model.site, "noindex": preview, "description": None}
+    known = keys is not None
+    keys = dict(keys or {})  # none known (a first build): each task keys its own pages
     in_feed = {g.id for g in feed_guides(model.guides)}
-    ordered = sorted(model.guides, key=lambda g: g.id)
+    by_id = {g.id: g for g in model.guides}
 
     def listings() -> list[Rendered]:
         done = []
         for task in listing_pages(model):
-            relative, template, context = listing_page(
-                model, task, common, preview, lambda source: card_html(model, source)
-            )
-            placed = writer.reuse(relative, keys[relative])
+            relative = listing_path(model, task)
+            placed = writer.reuse(relative, keys[relative]) if relative in keys else None
             if placed is None:
-                placed = writer.write(relative, render_page(template, context), keys[relative])
+                key = keys.get(relative) or listing_key(model, task, common, preview)
+                relative, template, context = listing_page(
+                    model, task, common, preview, lambda source: card_html(model, source)
+                )
+                placed = writer.write(relative, render_page(template, context), key)
             done.append(Rendered(placed))
         return done
 
-    def render(guide: SiteGuide | None) -> list[Rendered]:
-        if guide is None:
+    def render(guide_id: str | None) -> list[Rendered]:
+        if guide_id is None:
             return listings()
-        key = keys[guide.href]
-        placed = writer.reuse(guide.href, key)
+        guide = by_id[guide_id]
+        key = keys.get(guide.href)
+        placed = writer.reuse(guide.href, key) if key is not None else None
         if placed is not None:
             return [Rendered(placed)]
-        page, body_html = render_guide_page(model, guide, preview=preview)
+        context = guide_context(model, guide, preview=preview)
+        key = key or page_key("guide.html", context, guide.content_hash)
+        page, body_html = render_guide_page(model, guide, preview=preview, context=context)
         feed_body = body_html if guide.id in in_feed else None
         return [Rendered(writer.write(guide.href, page, key), guide.id, feed_body)]
 
     bodies: dict[str, str] = {}
     # The listing pages go first: together they are the longest task.
-    with WorkerMap(render, [None, *ordered], processes, ordered=False) as results:
+    with WorkerMap(render, [None, *sorted(by_id)], processes, ordered=False) as results:
         for result in (rendered for batch in results for rendered in batch):
             writer.record(result.done)
             if result.guide_id is not None and result.body_html is not None:
                 bodies[result.guide_id] = result.body_html
+    if not known:
+        keys.update(other_keys(model, preview=preview))
     placed = writer.reuse("feed.xml", keys["feed.xml"])
     if placed is None:
 
@@ -520,7 +596,12 @@ def render_site(
 
         placed = writer.write("feed.xml", render_feed(model, body), keys["feed.xml"])
     writer.record(placed)
-    writer.put(issues.FEED, issues.digest_feed(model, issue_body_html), keys[issues.FEED])
-    if "sitemap.xml" in keys:
-        writer.put("sitemap.xml", render_sitemap(model), keys["sitemap.xml"])
-    writer.put("style.css", style_sheet(), keys["style.css"])
+    others = {
+        issues.FEED: lambda: issues.digest_feed(model, issue_body_html),
+        "sitemap.xml": lambda: render_sitemap(model),
+        "style.css": style_sheet,
+    }
+    for relative, make in others.items():
+        if relative in keys:
+            placed = writer.reuse(relative, keys[relative])
+            writer.record(placed or writer.write(relative, make(), keys[relative]))

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from datetime import date
+from pathlib import Path
 
 from generator.clock import now
 from generator.errors import PrepguideError, PublishError, StorageError
-from generator.guides import GuideDoc
+from generator.guides import GuideDoc, GuideMeta
 from generator.livecheck import failure_note, judge_live
 from generator.project import Project
 from generator.review import live_version, mark_published, read_state
@@ -19,16 +22,52 @@ from generator.workers import WorkerMap
 
 
 @dataclass(frozen=True)
+class GuideHead:
+    """What pages show of a guide's front matter: its title, company and record."""
+
+    title: str
+    company: str
+    source: str
+
+    @classmethod
+    def of(cls, meta: GuideMeta) -> GuideHead:
+        return cls(meta.title, meta.company, meta.source)
+
+
+@dataclass(frozen=True)
 class SiteGuide:
-    """A guide that goes on the site, in the version that is live (or the draft, in preview)."""
+    """A guide that goes on the site, in the version that is live (or the draft, in preview).
+
+    The text itself (doc) is read when a page needs it; the title, company and record
+    (meta) and content_hash are at hand.
+    """
 
     id: str
-    doc: GuideDoc
+    meta: GuideHead
+    content_hash: str
     source: Source
     draft: bool
     first_published: date | None
     updated: date | None
     marked_published: bool = False
+    loaded: GuideDoc | None = field(default=None, repr=False, compare=False)
+    loader: Callable[[], GuideDoc] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def doc(self) -> GuideDoc:
+        """Return the text that goes on the site (read once, checked against its hash)."""
+        if self.loaded is None:
+            assert self.loader is not None
+            doc = self.loader()
+            if doc.content_hash != self.content_hash:
+                raise PublishError(
+                    "the guide's text changed while the site was being built; publish again",
+                    record_id=self.id,
+                    rule="publish.changed",
+                )
+            object.__setattr__(self, "loaded", doc)
+        assert self.loaded is not None
+        return self.loaded
 
     @property
     def published(self) -> date | None:
@@ -37,6 +76,19 @@ class SiteGuide:
     @property
     def href(self) -> str:
         return f"guides/{self.id}/index.html"
+
+    @property
+    def facts(self) -> tuple:
+        """Return what pages other than the guide's own show of it (listings, cards, feeds)."""
+        return (
+            self.id,
+            self.source.key,
+            self.draft,
+            self.first_published,
+            self.updated,
+            self.meta.title,
+            self.meta.company,
+        )
 
 
 @dataclass(frozen=True)
@@ -64,7 +116,11 @@ class Selection:
     left_out: dict[str, str]
     missing: list[str]
     # Live guides kept on the site although they fail checks changed since their approval.
-    flagged: dict[str, str]
+    flagged: dict[str, str] = field(default_factory=dict)
+    # Every guide's pick with the key of its inputs, for the next build (see select()).
+    picks: dict[str, KnownPick] = field(default_factory=dict)
+    # The guides read and checked again (not taken from the last build).
+    repicked: set[str] = field(default_factory=set)
 
 
 def _date(value: object) -> date | None:
@@ -137,11 +193,20 @@ def guide_ids(project: Project) -> tuple[list[str], set[str]]:
 
     A guide whose working file was deleted keeps its review state, and so its live version.
     """
-    ids = set(project.guides.ids())
-    review_dir = project.guides.dir / REVIEW_DIR
-    if review_dir.is_dir():
-        ids.update(p.stem for p in review_dir.glob("*.json"))
-    return sorted(ids), {i for i in ids if not project.guides.path(i).exists()}
+    names = _names(project.guides.dir)
+    with_file = {name[:-3] for name in names if name.endswith(".md")}
+    reviews = _names(project.guides.dir / REVIEW_DIR)
+    ids = with_file | {name[:-5] for name in reviews if name.endswith(".json")}
+    return sorted(ids), ids - with_file
+
+
+def _names(folder: Path) -> list[str]:
+    """List the names in a folder that are not hidden, as glob("*") does; none if missing."""
+    try:
+        with os.scandir(folder) as entries:
+            return [entry.name for entry in entries if not entry.name.startswith(".")]
+    except (FileNotFoundError, NotADirectoryError):
+        return []
 
 
 def select_guides(
@@ -162,48 +227,115 @@ def select(
     preview: bool,
     cache: BuildCache | None = None,
     processes: int = 1,
+    known: dict[str, KnownPick] | None = None,
+    pick_keys: dict[str, str] | None = None,
     strict: bool = False,
 ) -> Selection:
-    """Pick the guides of a build, and name live guides whose working file is missing."""
+    """Pick the guides of a build, and name live guides whose working file is missing.
+
+    known holds the last build's picks by guide: one whose inputs have the same key in
+    pick_keys is taken as it is instead of being read and checked again.
+    """
     cache = cache or BuildCache(None)
     by_id = project.sources.by_id()
     chosen: list[SiteGuide] = []
     left_out: dict[str, str] = {}
     flagged: dict[str, str] = {}
     ids, without_file = guide_ids(project)
+    keys = pick_keys or {}
+    reused: dict[str, KnownPick] = {}
+    if known:
+        for guide_id in ids:
+            entry = known.get(guide_id)
+            if entry is not None and keys.get(guide_id) == entry.key:
+                reused[guide_id] = entry
+    fresh_ids = [guide_id for guide_id in ids if guide_id not in reused]
 
     def pick(guide_id: str) -> Picked | None:
         return pick_guide(project, guide_id, preview=preview, cache=cache, strict=strict)
 
-    with WorkerMap(pick, ids, processes) as picks:
-        for picked in picks:
-            if picked is None:
-                continue
-            if picked.verdict_key is not None:
-                verdict = picked.new_verdict
-                cache.record(
-                    "verdicts", picked.verdict_key, None if verdict is None else json.dumps(verdict)
-                )
-            if picked.left_out is not None:
-                left_out[picked.id] = picked.left_out
-                continue
-            assert picked.doc is not None
-            if picked.flagged is not None:
-                flagged[picked.id] = picked.flagged
-            source = by_id[picked.doc.meta.source]
-            chosen.append(
-                SiteGuide(
-                    picked.id,
-                    picked.doc,
-                    source,
-                    picked.draft,
-                    picked.first_published,
-                    picked.updated,
-                    picked.marked_published,
-                )
+    picks: dict[str, KnownPick] = {}
+    with WorkerMap(pick, fresh_ids, processes) as fresh:
+        results = {guide_id: picked for guide_id, picked in zip(fresh_ids, fresh, strict=True)}
+    for guide_id in ids:
+        entry = reused.get(guide_id)
+        picked = entry.picked if entry is not None else results[guide_id]
+        if picked is None:
+            if guide_id in keys:
+                picks[guide_id] = KnownPick(keys[guide_id], None)
+            continue
+        if picked.verdict_key is not None:
+            verdict = picked.new_verdict
+            cache.record(
+                "verdicts", picked.verdict_key, None if verdict is None else json.dumps(verdict)
             )
+        if guide_id in keys:
+            picks[guide_id] = entry or KnownPick.of(keys[guide_id], picked)
+        if picked.left_out is not None:
+            left_out[picked.id] = picked.left_out
+            continue
+        if picked.flagged is not None:
+            flagged[picked.id] = picked.flagged
+        if entry is not None:
+            assert entry.meta is not None and entry.content_hash is not None
+            meta, content_hash, doc = entry.meta, entry.content_hash, None
+        else:
+            assert picked.doc is not None
+            meta, content_hash, doc = (
+                GuideHead.of(picked.doc.meta),
+                picked.doc.content_hash,
+                picked.doc,
+            )
+        chosen.append(
+            SiteGuide(
+                picked.id,
+                meta,
+                content_hash,
+                by_id[meta.source],
+                picked.draft,
+                picked.first_published,
+                picked.updated,
+                picked.marked_published,
+                loaded=doc,
+                loader=_loader(project, picked.id, picked.draft),
+            )
+        )
     missing = sorted(g.id for g in chosen if g.id in without_file)
-    return Selection(chosen, left_out, missing, flagged)
+    return Selection(chosen, left_out, missing, flagged, picks, set(fresh_ids))
+
+
+@dataclass(frozen=True)
+class KnownPick:
+    """A pick kept between builds without its text: valid while its inputs' key is the same."""
+
+    key: str
+    picked: Picked | None
+    meta: GuideHead | None = None
+    content_hash: str | None = None
+
+    @classmethod
+    def of(cls, key: str, picked: Picked) -> KnownPick:
+        doc = picked.doc
+        slim = replace(picked, doc=None, new_verdict=None)
+        head = GuideHead.of(doc.meta) if doc else None
+        return cls(key, slim, head, doc.content_hash if doc else None)
+
+
+def _loader(project: Project, guide_id: str, draft: bool) -> Callable[[], GuideDoc]:
+    def load() -> GuideDoc:
+        doc = project.guides.read(guide_id) if draft else None
+        if not draft:
+            live = live_version(project, guide_id)
+            doc = live.doc if live else None
+        if doc is None:
+            raise PublishError(
+                "the guide went away while the site was being built; publish again",
+                record_id=guide_id,
+                rule="publish.changed",
+            )
+        return doc
+
+    return load
 
 
 def record_publication(project: Project, guides: list[SiteGuide]) -> list[SiteGuide]:
@@ -215,8 +347,9 @@ def record_publication(project: Project, guides: list[SiteGuide]) -> list[SiteGu
     unmarked = sorted(g.id for g in guides if not g.draft and not g.marked_published)
     if not unmarked:
         return guides
+    docs = {g.id: g.loaded for g in guides if g.loaded is not None}
     try:
-        mark_published(project, unmarked)
+        mark_published(project, unmarked, docs=docs)
     except (OSError, StorageError) as exc:
         why = exc.strerror if isinstance(exc, OSError) else exc.message
         where = exc.filename if isinstance(exc, OSError) else exc.path

@@ -9,6 +9,7 @@ whole new one, never a mix.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import errno
 import fcntl
@@ -17,6 +18,7 @@ import hashlib
 import os
 import re
 import shutil
+import stat
 import tempfile
 import time
 from collections.abc import Iterator
@@ -33,6 +35,8 @@ from generator.site.cache import CACHE_DIR, move_aside, walk
 MANIFEST_VERSION = 2
 MANAGED_DIRS = ("guides", "topics", "companies", "page", "digest")
 STAGING_SUFFIX = ".tmp"
+# .<site folder>.previous: the site before the current one, the base of the next build.
+SPARE_SUFFIX = ".previous"
 # .<site folder>.<pid>.<random>.tmp: a new site being built (or an old one being removed).
 STAGING_NAME = re.compile(r"^\..+\.(\d+)\.[^.]+\.tmp$")
 LOCK_NAME = "publish.lock"
@@ -187,6 +191,18 @@ def confined(out_dir: Path, relative: str, *, base: Path | None = None) -> Path:
     return target
 
 
+def _staged(root: str, relative: str) -> str:
+    """Return a page's path in a new tree; refuse any path that is not plainly inside it.
+
+    The new tree is made empty by this build and holds no symbolic links to folders, so a
+    relative path of plain names cannot lead out of it (confined() resolves instead).
+    """
+    parts = relative.split("/")
+    if not relative or any(part in ("", ".", "..") or "\\" in part for part in parts):
+        raise PublishError(f"page path {relative!r} escapes {root}", path=relative, rule="path")
+    return os.path.join(root, relative)
+
+
 class SiteWriter:
     """Build a new site tree beside the output folder, reusing the old site's unchanged pages."""
 
@@ -202,22 +218,41 @@ class SiteWriter:
         remove_orphaned_staging(out_dir)
         prefix = f".{out_dir.name}.{os.getpid()}."
         staging = tempfile.mkdtemp(prefix=prefix, suffix=STAGING_SUFFIX, dir=out_dir.parent)
+        # The site before the old one, if kept, becomes the new tree: its unchanged files are
+        # kept in place instead of linked again, the others replaced, the rest removed.
+        self.present = _recycle(spare_path(out_dir), staging)
+        self.recycled = self.present is not None
         mode = self.old.stat().st_mode & 0o7777 if self.old else DEFAULT_DIR_MODE
         os.chmod(staging, mode)  # mkdtemp makes it private
         self.root = Path(staging)
         self.base = self.root.resolve()
+        self._root = os.fspath(self.root)
+        self._old = os.fspath(self.old) if self.old is not None else None
+        self._dev = os.stat(self._root).st_dev
 
-    def _old_page(self, relative: str) -> Path | None:
+    def _old_page(self, relative: str) -> str | None:
         """Return the old site's file of a page when it still is the one the manifest names."""
         entry = self.previous.get(relative)
-        if self.old is None or entry is None:
+        if self._old is None or entry is None:
             return None
-        path = self.old / relative
+        path = os.path.join(self._old, relative)
         return path if _same_file(path, entry) else None
 
-    def _link(self, source: Path, relative: str) -> Path:
-        target = confined(self.root, relative, base=self.base)
-        target.parent.mkdir(parents=True, exist_ok=True)
+    def _link(self, source: str, relative: str, inode: int | None = None) -> str:
+        """Link source into the new tree (a recycled tree may hold it there already)."""
+        target = _staged(self._root, relative)
+        if self.recycled:
+            if inode is None:
+                inode = os.lstat(source).st_ino
+            try:
+                st = os.lstat(target)
+            except FileNotFoundError:
+                pass
+            else:
+                if (st.st_ino, st.st_dev) == (inode, self._dev):
+                    return target
+                _clear(target)
+        _make_parent(target)
         os.link(source, target, follow_symlinks=False)
         return target
 
@@ -229,7 +264,7 @@ class SiteWriter:
         old = self._old_page(relative)
         if old is None:
             return None
-        self._link(old, relative)
+        self._link(old, relative, entry.inode)
         return Written(relative, entry, False)
 
     def write(self, relative: str, text: str | bytes, key: str | None = None) -> Written:
@@ -246,18 +281,29 @@ class SiteWriter:
             if candidate.is_file() and not candidate.is_symlink():
                 try:
                     if candidate.read_bytes() == data:
-                        old = candidate
+                        old = os.fspath(candidate)
                 except OSError:
                     old = None
         reused = old is not None and (entry is None or entry.digest == digest)
         if reused:
+            assert old is not None
             target = self._link(old, relative)
         else:
-            target = confined(self.root, relative, base=self.base)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            with open(target, "wb") as handle:
+            target = _staged(self._root, relative)
+            if self.recycled:  # never write into a kept file: the live site may share it
+                _clear(target)
+            _make_parent(target)
+            try:
+                handle = open(target, "xb")  # noqa: SIM115 - closed below
+            except FileExistsError:
+                raise PublishError(
+                    f"two pages want {relative!r}; refusing to overwrite",
+                    path=relative,
+                    rule="slug",
+                ) from None
+            with handle:
                 handle.write(data)
-        st = target.stat()
+        st = os.stat(target)
         page = PageEntry(
             digest=digest, size=len(data), inode=st.st_ino, mtime_ns=st.st_mtime_ns, key=key
         )
@@ -282,8 +328,10 @@ class SiteWriter:
         """Link the old site's files that no build manages (a CNAME, say) into the new tree."""
         if self.old is None or self.old_base is None:
             return
+        base = os.fspath(self.old_base) + os.sep
+        self.carried: set[str] = set()
         for entry in walk(self.old_base):
-            relative = Path(entry.path).relative_to(self.old_base).as_posix()
+            relative = entry.path.removeprefix(base).replace(os.sep, "/")
             if relative in self.pages:
                 continue
             managed = relative in self.previous or (
@@ -292,12 +340,31 @@ class SiteWriter:
             if managed:
                 self.removed.append(relative)
             else:
-                self._link(Path(entry.path), relative)
+                self._link(entry.path, relative)
+                self.carried.add(relative)
         self.removed.sort()
+
+    def _prune(self) -> None:
+        """Remove what a recycled tree holds that this build did not place."""
+        if self.present is None:
+            return
+        kept = self.pages.keys() | getattr(self, "carried", set())
+        for relative in sorted(self.present - kept, reverse=True):
+            target = os.path.join(self._root, relative)
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(target)
+            folder = os.path.dirname(target)
+            while folder != self._root:  # folders left empty go too
+                try:
+                    os.rmdir(folder)
+                except OSError:
+                    break
+                folder = os.path.dirname(folder)
 
     def finish(self) -> None:
         """Swap the new tree in: all at once, whatever happens to this process meanwhile."""
         self._carry_over()
+        self._prune()
         if self.old is None:
             try:
                 os.replace(self.root, self.out_dir)
@@ -311,12 +378,76 @@ class SiteWriter:
                 ) from exc
             return
         exchange(self.root, self.out_dir)
-        # self.root now holds the old site; a kill from here on leaves it to the next build.
-        shutil.rmtree(self.root, ignore_errors=True)
+        # self.root now holds the old site; a kill from here on leaves it to the next build,
+        # which removes it. Kept under the spare name, the next build makes its tree from it.
+        try:
+            os.rename(self.root, spare_path(self.out_dir))
+        except OSError:
+            shutil.rmtree(self.root, ignore_errors=True)
 
     def abandon(self) -> None:
         """Remove a new site that was not finished."""
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def _make_parent(target: str) -> None:
+    parent = os.path.dirname(target)
+    try:
+        os.mkdir(parent)
+    except FileExistsError:
+        if not os.path.isdir(parent):  # a kept tree's file where this build needs a folder
+            _clear(parent)
+            os.mkdir(parent)
+    except FileNotFoundError:
+        _make_parent(parent)
+        os.mkdir(parent)
+
+
+def _clear(path: str) -> None:
+    """Remove a file or folder of a kept tree (never of the live site)."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return
+    if stat.S_ISDIR(st.st_mode):
+        shutil.rmtree(path)
+    else:
+        os.unlink(path)
+
+
+def spare_path(out_dir: Path) -> Path:
+    """Return where the site before the current one is kept: .<site folder>.previous."""
+    return out_dir.parent / f".{out_dir.name}{SPARE_SUFFIX}"
+
+
+def _recycle(spare: Path, staging: str) -> set[str] | None:
+    """Move a kept site into the new tree's place; return the files it holds (None: none kept).
+
+    Anything but folders and plain files (a link someone put there) is removed first, so the
+    tree holds nothing that leads out of it.
+    """
+    try:
+        st = os.lstat(spare)
+        if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid():
+            return None
+        os.rename(spare, staging)  # replaces the empty folder mkdtemp made
+    except OSError:
+        return None
+    files: set[str] = set()
+    pending = [""]
+    while pending:
+        current = pending.pop()
+        folder = os.path.join(staging, current) if current else staging
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                relative = f"{current}/{entry.name}" if current else entry.name
+                if entry.is_dir(follow_symlinks=False):
+                    pending.append(relative)
+                elif entry.is_file(follow_symlinks=False):
+                    files.add(relative)
+                else:
+                    os.unlink(entry.path)
+    return files
 
 
 def exchange(new: Path, current: Path) -> None:
