@@ -158,3 +158,34 @@ def test_reask_states_the_limits() -> None:
     text = prompts.repair(["angle: String should match pattern"])["content"]
     text = " ".join(text.split())
     assert "at most 8 words" in text and "one distinct imperative sentence" in text
+
+
+def test_verdict_key_changes_with_every_undated_input_and_not_with_the_date(workspace) -> None:
+    from dataclasses import replace
+    from datetime import date
+
+    from click.testing import CliRunner
+
+    from generator.checks import verdict_key
+    from generator.cli import cli
+    from generator.project import Project
+
+    done = CliRunner().invoke(cli, ["--root", str(workspace), "generate", "--backend", "offline"])
+    assert done.exit_code == 0, done.output
+    project = Project(workspace)
+    source = project.sources.sources[0]
+    doc = project.guides.read(source.key)
+    ctx = project.check_context(source)
+    key = verdict_key(doc, ctx)
+    assert verdict_key(doc, replace(ctx, today=date(2030, 1, 1))) == key
+    changed = [
+        replace(ctx, vocabulary=(*ctx.vocabulary, "slurm")),
+        replace(ctx, companies=(*ctx.companies, "Acme")),
+        replace(ctx, freshness_days=ctx.freshness_days + 1),
+        replace(ctx, site_name="Other"),
+        replace(ctx, originals=[]),
+        replace(ctx, source=source.model_copy(update={"summary": source.summary + " More."})),
+    ]
+    assert [verdict_key(doc, other) != key for other in changed] == [True] * len(changed)
+    edited = project.guides.read(project.sources.sources[1].key)
+    assert verdict_key(edited, ctx) != key

@@ -7,8 +7,7 @@ sections it reads, a one-line doc and a failing and a passing example.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import replace
-from datetime import date
+from functools import lru_cache
 
 from generator.checks.attribution import check_attribution
 from generator.checks.base import (
@@ -78,10 +77,16 @@ def verdict_key(doc: GuideDoc, ctx: CheckContext) -> str:
 
     The records include the database-wide vocabulary and company list the grounding rules read.
     """
-    records = repr(replace(ctx, today=date.min))
-    evidence = repr(doc_evidence(doc))
-    payload = f"{module_version('checks')}\0{doc.content_hash}\0{records}\0{evidence}"
-    return hashlib.sha256(payload.encode()).hexdigest()
+    records = repr((ctx.originals, ctx.freshness_days, ctx.site_name))
+    parts = [module_version("checks"), doc.content_hash, ctx.source.content_hash(), records]
+    parts += [database_digest(ctx.vocabulary, ctx.companies), repr(doc_evidence(doc))]
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+
+@lru_cache(maxsize=4)
+def database_digest(vocabulary: tuple[str, ...], companies: tuple[str, ...]) -> str:
+    """Hash the database-wide terms once per database, not once per guide."""
+    return hashlib.sha256(repr((vocabulary, companies)).encode()).hexdigest()
 
 
 def check_dated(ctx: CheckContext) -> list[Finding]:
