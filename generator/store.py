@@ -77,7 +77,7 @@ def file_lock(path: Path) -> Iterator[None]:
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
-def _names(folder: Path) -> list[str]:
+def visible_names(folder: Path) -> list[str]:
     """List the names in a folder that are not hidden (as glob("*") does); none if missing."""
     try:
         with os.scandir(folder) as entries:
@@ -141,8 +141,10 @@ class GuideStore:
         """List guide ids in a stable order: every working file and every reviewed guide."""
         if not self.dir.is_dir():
             return []
-        found = {name[:-3] for name in _names(self.dir) if name.endswith(".md")}
-        reviewed = (name[:-5] for name in _names(self.dir / REVIEW_DIR) if name.endswith(".json"))
+        found = {name[:-3] for name in visible_names(self.dir) if name.endswith(".md")}
+        reviewed = (
+            name[:-5] for name in visible_names(self.dir / REVIEW_DIR) if name.endswith(".json")
+        )
         found.update(stem for stem in reviewed if is_valid_id(stem))
         return sorted(found)
 

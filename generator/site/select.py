@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date
-from pathlib import Path
 
 from generator.clock import now
 from generator.errors import PrepguideError, PublishError, StorageError
@@ -17,7 +15,7 @@ from generator.project import Project
 from generator.review import live_version, mark_published, read_state
 from generator.site.cache import BuildCache
 from generator.sources import Source
-from generator.store import REVIEW_DIR
+from generator.store import REVIEW_DIR, visible_names
 from generator.workers import WorkerMap
 
 
@@ -193,20 +191,11 @@ def guide_ids(project: Project) -> tuple[list[str], set[str]]:
 
     A guide whose working file was deleted keeps its review state, and so its live version.
     """
-    names = _names(project.guides.dir)
+    names = visible_names(project.guides.dir)
     with_file = {name[:-3] for name in names if name.endswith(".md")}
-    reviews = _names(project.guides.dir / REVIEW_DIR)
+    reviews = visible_names(project.guides.dir / REVIEW_DIR)
     ids = with_file | {name[:-5] for name in reviews if name.endswith(".json")}
     return sorted(ids), ids - with_file
-
-
-def _names(folder: Path) -> list[str]:
-    """List the names in a folder that are not hidden, as glob("*") does; none if missing."""
-    try:
-        with os.scandir(folder) as entries:
-            return [entry.name for entry in entries if not entry.name.startswith(".")]
-    except (FileNotFoundError, NotADirectoryError):
-        return []
 
 
 def select_guides(
