@@ -525,9 +525,12 @@ class Grounding:
 
 
 def _number_words(text: str) -> set[str]:
-    """Return the distinct words NUMBER_WORD.findall(text) finds: whole words that are numbers."""
+    """Return the whole words that are numbers (NUMBER_WORD.findall), case aside, once each."""
     if not _plain(text):
         return set(NUMBER_WORD.findall(text))
+    if text.isascii():
+        # lower() maps ASCII letters one to one and keeps every word boundary.
+        return set(WORD_RUN.findall(text.lower())).intersection(WORD_NUMBERS)
     return {word for word in set(WORD_RUN.findall(text)) if word.lower() in WORD_NUMBERS}
 
 
