@@ -1,4 +1,4 @@
-"""`prepguide check --jobs N` checks guides in worker processes and reports what one process does."""
+"""`prepguide check --jobs N` checks guides in worker processes, with the findings of one."""
 
 from __future__ import annotations
 
