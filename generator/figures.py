@@ -200,13 +200,12 @@ def _unit(match: re.Match[str]) -> str:
 
 def _value(match: re.Match[str]) -> tuple[Decimal, bool]:
     """Return the value and whether the figure carried its own scale."""
-    groups = match.groupdict()
-    if groups.get("num") is not None:
-        value = _decimal(groups["num"])
-        scale = groups["abbr"] or groups["sw"]
+    if match.re is QUANTITY:  # its number is required; WORD_QUANTITY has a number word
+        value = _decimal(match.group("num"))
+        scale = match.group("abbr") or match.group("sw")
     else:
-        value = Decimal(WORD_NUMBERS[groups["wnum"].casefold()])
-        scale = groups["sw2"]
+        value = Decimal(WORD_NUMBERS[match.group("wnum").casefold()])
+        scale = match.group("sw2")
     if scale:
         return value.scaleb(SCALES[scale.casefold()]), True
     return value, False
@@ -453,13 +452,14 @@ def _quantities(
             if not any(start < match.end() and match.start() < end for start, end in taken):
                 quantities.append(match)
         quantities.sort(key=lambda m: m.start())
+    units = [_unit(match) for match in quantities]
     index = 0
     while index < len(quantities):
         match = quantities[index]
         value, scaled = _value(match)
-        unit = _unit(match)
+        unit = units[index]
         following = quantities[index + 1] if index + 1 < len(quantities) else None
-        high_unit = _unit(following) if following is not None else ""
+        high_unit = units[index + 1] if following is not None else ""
         if (
             following is not None
             and (unit == high_unit or not unit or not high_unit)
@@ -525,9 +525,12 @@ class Grounding:
 
 
 def _number_words(text: str) -> set[str]:
-    """Return the distinct words NUMBER_WORD.findall(text) finds: whole words that are numbers."""
+    """Return the whole words that are numbers (NUMBER_WORD.findall), case aside, once each."""
     if not _plain(text):
         return set(NUMBER_WORD.findall(text))
+    if text.isascii():
+        # lower() maps ASCII letters one to one and keeps every word boundary.
+        return set(WORD_RUN.findall(text.lower())).intersection(WORD_NUMBERS)
     return {word for word in set(WORD_RUN.findall(text)) if word.lower() in WORD_NUMBERS}
 
 
@@ -549,7 +552,7 @@ def _ground(text: str, dates: tuple[date, ...]) -> Grounding:
             keyed.add((unit, value))
             values.add(value)
 
-    for figure in extract(text):
+    for _, figure in _extract_at(text):
         if figure.kind == "value":
             add(figure.unit, figure.lo)
         elif figure.kind == "range":

@@ -8,6 +8,7 @@ from generator.checks import check_guide, has_errors
 from generator.errors import PrepguideError
 from generator.findings import Finding, count
 from generator.project import Project
+from generator.workers import WorkerMap, worker_count
 
 
 @dataclass(frozen=True)
@@ -39,28 +40,37 @@ def _unchecked(guide_id: str, status: str, rule: str, message: str) -> GuideChec
     return GuideCheck(id=guide_id, status=status, findings=[finding])
 
 
-def check_guides(project: Project, ids: list[str] | tuple[str, ...] = ()) -> list[GuideCheck]:
-    """Check the named guides, or every guide; unreadable guides become error findings."""
-    results = []
-    for guide_id in ids or project.guides.ids():
-        try:
-            doc = project.guides.read(guide_id)
-        except PrepguideError as exc:
-            message = f"{exc}; fix the front matter or regenerate"
-            results.append(_unchecked(guide_id, "invalid", "guide.invalid", message))
-            continue
-        if doc is None:
-            message = f"no guide file; run `prepguide generate {guide_id}`"
-            results.append(_unchecked(guide_id, "missing", "guide.missing", message))
-            continue
-        source = project.source(guide_id)
-        if source is None:
-            message = f"no valid source record with id {guide_id!r}; run `prepguide sources check`"
-            results.append(_unchecked(guide_id, "missing", "guide.missing", message))
-            continue
-        findings = check_guide(doc, project.check_context(source))
-        results.append(GuideCheck(id=guide_id, status=doc.meta.status, findings=findings))
-    return results
+def check_guides(
+    project: Project, ids: list[str] | tuple[str, ...] = (), jobs: int | None = 1
+) -> list[GuideCheck]:
+    """Check the named guides, or every guide; unreadable guides become error findings.
+
+    jobs is the number of processes (None: one per CPU when there are many guides).
+    """
+    wanted = list(ids or project.guides.ids())
+    processes = worker_count(jobs, len(wanted))
+    if processes > 1:
+        project.load_sources(processes)
+        project.database_terms  # noqa: B018 - built once, before the workers fork
+    with WorkerMap(lambda guide_id: _check_one(project, guide_id), wanted, processes) as done:
+        return list(done)
+
+
+def _check_one(project: Project, guide_id: str) -> GuideCheck:
+    try:
+        doc = project.guides.read(guide_id)
+    except PrepguideError as exc:
+        message = f"{exc}; fix the front matter or regenerate"
+        return _unchecked(guide_id, "invalid", "guide.invalid", message)
+    if doc is None:
+        message = f"no guide file; run `prepguide generate {guide_id}`"
+        return _unchecked(guide_id, "missing", "guide.missing", message)
+    source = project.source(guide_id)
+    if source is None:
+        message = f"no valid source record with id {guide_id!r}; run `prepguide sources check`"
+        return _unchecked(guide_id, "missing", "guide.missing", message)
+    findings = check_guide(doc, project.check_context(source))
+    return GuideCheck(id=guide_id, status=doc.meta.status, findings=findings)
 
 
 def blocked(results: list[GuideCheck]) -> list[GuideCheck]:

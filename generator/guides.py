@@ -151,9 +151,23 @@ class Section:
     text: str
 
 
+def _headings(body: str) -> list[re.Match[str]]:
+    """Return what HEADING.finditer(body) finds, trying only the starts of lines with '## '."""
+    found: list[re.Match[str]] = []
+    at = 0 if body.startswith("## ") else body.find("\n## ")
+    while at >= 0:
+        start = at if at == 0 and body.startswith("## ") else at + 1
+        if not found or start >= found[-1].end():
+            match = HEADING.match(body, start)
+            if match is not None:
+                found.append(match)
+        at = body.find("\n## ", start)
+    return found
+
+
 def split_sections(body: str) -> tuple[str, list[Section]]:
     """Split a body into the text before the first heading and its '## ' sections."""
-    matches = list(HEADING.finditer(body))
+    matches = _headings(body)
     preamble = body[: matches[0].start()] if matches else body
     sections = []
     for index, match in enumerate(matches):

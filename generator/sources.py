@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -133,6 +134,10 @@ class SourceWarning:
         return f"{where}: {self.message}"
 
 
+# id(record) -> (weak reference to it, its content hash); see Source.content_hash.
+_HASHES: dict[int, tuple[weakref.ref, str]] = {}
+
+
 class Source(_Record):
     """One engineering write-up, as the editors recorded it."""
 
@@ -210,9 +215,20 @@ class Source(_Record):
         ]
 
     def content_hash(self) -> str:
-        """Hash the validated record, ignoring file formatting and comments."""
+        """Hash the validated record, ignoring file formatting and comments (once per instance).
+
+        Records are not mutated after validation (a model_copy is a new instance). The hash is
+        kept outside the model so that equality and copies of records stay as they were.
+        """
+        known = _HASHES.get(id(self))
+        if known is not None and known[0]() is self:
+            return known[1]
         payload = self.model_dump(mode="json")
-        return sha256_text(json.dumps(payload, sort_keys=True, ensure_ascii=False))
+        digest = sha256_text(json.dumps(payload, sort_keys=True, ensure_ascii=False))
+        if len(_HASHES) >= 8192:
+            _HASHES.clear()
+        _HASHES[id(self)] = (weakref.ref(self), digest)
+        return digest
 
     def missing_for_publication(self) -> list[str]:
         """Name the fields an editor must add before this record's guide can be published."""

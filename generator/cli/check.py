@@ -20,14 +20,22 @@ from generator.gate import blocked, check_guides
 @click.option(
     "--judge", is_flag=True, help="Also ask the configured model about each reported claim."
 )
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Processes that check guides (default: one per CPU for many guides).",
+)
 @pass_ctx
-def check(ctx: Context, ids, as_json: bool, list_rules: bool, judge: bool) -> None:
+def check(
+    ctx: Context, ids, as_json: bool, list_rules: bool, judge: bool, jobs: int | None
+) -> None:
     """Check guides against their records; exit 1 on any error finding."""
     if list_rules:
         for rule in RULE_DOCS:
             click.echo(f"{rule.id:26} {rule.severity:7} [{', '.join(rule.sections)}] {rule.doc}")
         return
-    results = check_guides(ctx.project, ids)
+    results = check_guides(ctx.project, ids, jobs=jobs)
     if judge:
         from generator.judge import judge_guides
 
