@@ -564,7 +564,9 @@ def main() -> None:
         f"({nochange[0]['written']} written, skipped: {nochange[0]['reused']}), "
         f"{memory(nochange[0])}"
     )
-    site = out / "site-0"
+    # The last cold build's folder: each cold build empties the build cache, so only the
+    # last one still has its manifest and kept state, as a user's one site does.
+    site = out / f"site-{args.rounds - 1}"
     edit_draft(root, "guide-00000", "One more sentence about the design review.")
     edited = phase("publish", str(root), str(site), jobs)
     print(
