@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -133,6 +134,9 @@ async def run_generation(
     report = GenerateReport(skipped=[p.source.key for p in plan if p.action == "skip"])
     started = time.monotonic()
     remove_orphaned_temp_files(project.guides.dir)
+    # What exists now (the SDK's modules, the records) lives until the end: the collector need
+    # not scan it again each time the requests' short-lived objects start a full collection.
+    gc.freeze()
     limit = asyncio.Semaphore(max(1, concurrency))
     stop = asyncio.Event()
 
@@ -228,6 +232,7 @@ async def run_generation(
             await asyncio.wait(set(jobs))
         if own:
             finishing.close()
+        gc.unfreeze()
         close = getattr(drafter, "aclose", None)
         if close is not None:
             await close()

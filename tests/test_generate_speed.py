@@ -195,3 +195,12 @@ def test_an_online_dry_run_does_not_import_the_checks(workspace: Path) -> None:
     assert "generator.project" in modules
     assert "openai" in modules
     assert "generator.checks" not in modules
+
+
+def test_an_online_run_imports_neither_httpcore2_nor_trio(workspace: Path, fake) -> None:
+    env = {"OPENAI_API_KEY": "sk-test", "OPENAI_BASE_URL": fake.base_url}
+    modules = imported_modules("--root", str(workspace), "generate", "meta-gem", env=env)
+    assert fake.request_count == 1
+    assert {"openai", "h11"} <= modules
+    assert "httpcore2" not in modules
+    assert "trio" not in modules

@@ -56,7 +56,6 @@ def run_generate(
     with Finisher.for_run(project) as finisher:
         if not finisher.in_process:
             import generator.llm  # noqa: F401
-        finisher.take_sources()
         return _run_generate(
             project, ids, chosen, model, concurrency, force, dry_run, no_cache, finisher
         )
@@ -74,14 +73,17 @@ def _run_generate(
     finisher: Finisher | None = None,
 ) -> bool:
     """Plan, then draft (or only estimate) and print the outcome."""
+    # The drafter needs no records: it is made while a finishing worker may still read them.
+    drafter = make_drafter(project, chosen, model, cache=not (no_cache or dry_run))
+    for notice in getattr(drafter, "notices", ()):
+        click.echo(f"warning: {notice}", err=True)
+    if finisher is not None:
+        finisher.take_sources()
     ok = report_source_problems(project) == 0
     known = set(project.sources.by_id())
     for missing in sorted(set(ids) - known):
         click.echo(f"error: no valid source record with id {missing!r}", err=True)
         ok = False
-    drafter = make_drafter(project, chosen, model, cache=not (no_cache or dry_run))
-    for notice in getattr(drafter, "notices", ()):
-        click.echo(f"warning: {notice}", err=True)
     plan = plan_generation(project, drafter, list(ids) or None, force)
     todo = [item for item in plan if item.action == "generate"]
     click.echo(

@@ -9,7 +9,8 @@ the same fake, the same N and C), plus a sequential (C=1) baseline on a smaller 
 like with like: our whole process against the bare script's whole process, and our CPU without
 start-up (the CPU of a --dry-run on the same records) against the bare call's loop alone.
 Targets at N=1200, L=300 ms, C=32: efficiency >= 0.85; our CPU per guide <= 2x a bare SDK call.
-The machine's load average is printed with each run: wall times mean little on a busy machine.
+The machine's load average is printed with each run: wall times mean little on a busy machine;
+the time to the server's first request and the CPU of the CLI process alone mean more.
 With --runs K the main run is repeated K times and the median efficiency is the one judged.
 """
 
@@ -24,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -54,6 +56,34 @@ asyncio.run(main(base_url, request, int(calls), int(concurrency)))
 """
 
 
+# The CLI as `python -m generator` runs it, writing its own CPU seconds (without its worker,
+# which is a child process) to the file named by PREPGUIDE_BENCH_CPU when it exits.
+CLI = """
+import atexit, os, resource, sys
+def own_cpu():
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    with open(os.environ["PREPGUIDE_BENCH_CPU"], "w") as out:
+        out.write(str(usage.ru_utime + usage.ru_stime))
+atexit.register(own_cpu)
+sys.argv[0] = "prepguide"
+from generator.cli import main
+main()
+"""
+
+
+class TimedFake(FakeOpenAI):
+    """The fake server, noting when the first request of a run arrived."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.first_request: float | None = None
+
+    def _enter(self, body: dict) -> None:
+        if self.first_request is None:
+            self.first_request = time.perf_counter()
+        super()._enter(body)
+
+
 def children_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
@@ -67,13 +97,23 @@ def make_workspace(parent: Path, count: int) -> Path:
     return root
 
 
-def run_cli(
-    root: Path, fake: FakeOpenAI, concurrency: int, *extra: str
-) -> tuple[float, float, str]:
-    """Run generate as a subprocess; return wall seconds, CPU seconds and its output."""
+@dataclass
+class CliRun:
+    wall: float  # seconds, start-up included
+    cpu: float  # CPU seconds of the CLI process and its worker
+    main_cpu: float  # CPU seconds of the CLI process alone
+    first_request: float | None  # seconds from the start to the server's first request
+    summary: str
+
+
+def run_cli(root: Path, fake: TimedFake, concurrency: int, *extra: str) -> CliRun:
+    """Run generate as a subprocess and measure it."""
+    cpu_file = root / "main-cpu.txt"
     env = {**os.environ, "OPENAI_API_KEY": "sk-bench", "OPENAI_BASE_URL": fake.base_url}
-    command = [sys.executable, "-m", "generator", "--root", str(root), "generate"]
+    env["PREPGUIDE_BENCH_CPU"] = str(cpu_file)
+    command = [sys.executable, "-c", CLI, "--root", str(root), "generate"]
     command += ["--backend", "openai", "--concurrency", str(concurrency), *extra]
+    fake.first_request = None
     cpu_before = children_cpu()
     started = time.perf_counter()
     proc = subprocess.run(command, env=env, capture_output=True, text=True, cwd=REPO)
@@ -81,7 +121,9 @@ def run_cli(
     cpu = children_cpu() - cpu_before
     if proc.returncode != 0:
         raise SystemExit(f"generate failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
-    return wall, cpu, proc.stdout.strip().splitlines()[-1]
+    first = None if fake.first_request is None else fake.first_request - started
+    main_cpu = float(cpu_file.read_text())
+    return CliRun(wall, cpu, main_cpu, first, proc.stdout.strip().splitlines()[-1])
 
 
 def bare_sdk_cpu(
@@ -106,13 +148,13 @@ def bare_sdk_cpu(
 
 def measure(tmp: Path, n: int, latency: float, concurrency: int) -> dict:
     root = make_workspace(tmp, n)
-    with FakeOpenAI(latency=latency) as fake:
+    with TimedFake(latency=latency) as fake:
         # Breakdown only: a dry run pays the same start-up (imports, loading the records,
         # planning) and sends nothing; the figure that counts is still the real run's CPU / N.
-        _, startup_cpu, _ = run_cli(root, fake, concurrency, "--dry-run")
+        startup_cpu = run_cli(root, fake, concurrency, "--dry-run").cpu
         server_before = time.process_time()
         load_before = os.getloadavg()[0]
-        wall, cpu, summary = run_cli(root, fake, concurrency)
+        run = run_cli(root, fake, concurrency)
         load_after = os.getloadavg()[0]
         server_cpu = time.process_time() - server_before
         assert fake.request_count == n, f"expected {n} requests, server saw {fake.request_count}"
@@ -120,14 +162,16 @@ def measure(tmp: Path, n: int, latency: float, concurrency: int) -> dict:
         return {
             "n": n,
             "concurrency": concurrency,
-            "wall": wall,
+            "wall": run.wall,
             "ideal": ideal,
-            "efficiency": ideal / wall,
-            "cpu_per_guide": cpu / n,
+            "efficiency": ideal / run.wall,
+            "cpu_per_guide": run.cpu / n,
+            "main_cpu": run.main_cpu,
+            "first_request": run.first_request,
             "startup_cpu": startup_cpu,
             "peak": fake.peak_concurrency,
             "server_cpu": server_cpu / n,
-            "summary": summary,
+            "summary": run.summary,
             "request": fake.requests[0],
             "load": (load_before, load_after),
         }
@@ -163,6 +207,7 @@ def main() -> None:
         print(f"  wall time            {run['wall']:.2f} s (whole CLI run, start-up included)")
         print(f"  ideal N*L/C          {run['ideal']:.2f} s")
         print(f"  efficiency           {run['efficiency']:.3f} (ideal / wall)")
+        print(f"  first request after  {run['first_request']:.2f} s (from the CLI's start)")
         print(f"  peak concurrency     {run['peak']} (seen by the server)")
         per_guide = run["cpu_per_guide"] * 1000
         print(f"  CPU per guide        {per_guide:.2f} ms (CLI process and its worker / N)")
@@ -173,6 +218,7 @@ def main() -> None:
         )
         after = run["cpu_per_guide"] - startup / run["n"]
         print(f"    the rest           ~{after * 1000:.2f} ms (requests, checks, writes)")
+        print(f"  main process CPU     {run['main_cpu']:.2f} s (the CLI process, not its worker)")
         print(f"  fake server CPU      {run['server_cpu'] * 1000:.2f} ms per request")
         print(f"  load average (1 min) {run['load'][0]:.2f} before, {run['load'][1]:.2f} after")
     if len(runs) > 1:
@@ -181,6 +227,7 @@ def main() -> None:
             load = "/".join(f"{value:.1f}" for value in run["load"])
             print(
                 f"  efficiency {run['efficiency']:.3f}  wall {run['wall']:.2f} s  "
+                f"first request {run['first_request']:.2f} s  main CPU {run['main_cpu']:.2f} s  "
                 f"CPU/guide {run['cpu_per_guide'] * 1000:.2f} ms  load {load}"
             )
     ours = main_run["cpu_per_guide"]
