@@ -87,7 +87,8 @@ def _publish(
         fingerprint = cache.input_fingerprint(base, signatures)
         if write.unchanged(manifest, fingerprint, out_dir):
             return _reused(report, manifest)
-        if _only_drafts_changed(project, manifest, base, signatures, preview, out_dir):
+        changed = cache.changed_paths(manifest.signatures, signatures)
+        if _only_drafts_changed(project, manifest, base, changed, preview, out_dir):
             _reused(report, manifest).reused = False
             report.missing = [g for g in manifest.guides if not project.guides.path(g).exists()]
             update = {"fingerprint": fingerprint, "signatures": signatures}
@@ -105,7 +106,7 @@ def _publish(
         gc.freeze()  # the kept state is long-lived: spare the collector walking it
         records = cache.load_sources_cached(project, signatures, previous, processes)
         store = cache.BuildCache(cache_path, report.warnings)
-        pick_keys = cache.pick_keys(project, signatures, base, preview)
+        common, pick_keys = cache.pick_keys(project, signatures, base, preview, previous)
         known = previous.picks if previous is not None else None
         try:
             chosen = select.select(
@@ -133,7 +134,7 @@ def _publish(
             previous is not None
             and previous.facts == facts
             and manifest.base == base
-            and cache.guide_local(project, manifest.signatures, signatures)
+            and cache.guide_local(project, changed)
         ):
             fresh = [g for g in chosen.guides if g.id in chosen.repicked]
             keys = render.changed_keys(site, manifest_keys(manifest), fresh, preview=preview)
@@ -197,6 +198,8 @@ def _publish(
         picks = {g: pick for g, pick in chosen.picks.items() if g not in marked}
         state = cache.SiteState(
             base=base,
+            signatures=after,
+            common=common,
             sources=records,
             picks=picks,
             facts=facts,
@@ -231,7 +234,7 @@ def _only_drafts_changed(
     project: Project,
     manifest: write.Manifest,
     base: str,
-    signatures: dict[str, str],
+    changed: set[str],
     preview: bool,
     out_dir: Path,
 ) -> bool:
@@ -239,7 +242,7 @@ def _only_drafts_changed(
     return (
         not preview
         and manifest.base == base
-        and cache.only_working_files(project, manifest.signatures, signatures, manifest.guides)
+        and cache.only_working_files(project, changed, manifest.guides)
         and write.unchanged(manifest, manifest.fingerprint, out_dir)
     )
 

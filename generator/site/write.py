@@ -30,7 +30,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from generator.errors import PublishError
 from generator.fsio import DEFAULT_DIR_MODE, atomic_write_text, process_running
-from generator.site.cache import CACHE_DIR, move_aside, walk
+from generator.site.cache import CACHE_DIR, move_aside, no_collection, walk
 
 MANIFEST_VERSION = 2
 MANAGED_DIRS = ("guides", "topics", "companies", "page", "digest")
@@ -101,7 +101,8 @@ def read_manifest(path: Path, warnings: list[str]) -> Manifest:
         move_aside(path, f"unreadable publish manifest ({exc})", warnings)
         return Manifest()
     try:
-        manifest = Manifest.model_validate_json(text)
+        with no_collection():
+            manifest = Manifest.model_validate_json(text)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "manifest"
