@@ -83,7 +83,7 @@ def _publish(
         manifest_path, cache_path = write.state_paths(state_dir, out_dir)
         manifest = write.read_manifest(manifest_path, report.warnings)
         base = cache.base_fingerprint(project, out_dir, preview, strict)
-        signatures = cache.input_signatures(project)
+        signatures = cache.input_signatures(project, manifest.signatures)
         fingerprint = cache.input_fingerprint(base, signatures)
         if write.unchanged(manifest, fingerprint, out_dir):
             return _reused(report, manifest)

@@ -161,9 +161,11 @@ class BuildCache:
         self._db = None
 
 
-def walk(folder: Path | str, skip: Path | None = None) -> Iterator[os.DirEntry]:
-    """Yield the files below folder in a stable order, leaving out the skip folder."""
-    skipped = os.fspath(skip) if skip is not None else None
+def walk(
+    folder: Path | str, skip: Path | str | tuple[str, ...] | None = None
+) -> Iterator[os.DirEntry]:
+    """Yield the files below folder in a stable order, leaving out the skip folder(s)."""
+    skipped = (os.fspath(skip),) if isinstance(skip, (str, Path)) else skip or ()
     pending = [os.fspath(folder)]
     while pending:
         current = pending.pop()
@@ -174,25 +176,68 @@ def walk(folder: Path | str, skip: Path | None = None) -> Iterator[os.DirEntry]:
         folders = []
         for entry in entries:
             if entry.is_dir(follow_symlinks=False):
-                if entry.path != skipped:
+                if entry.path not in skipped:
                     folders.append(entry.path)
             elif entry.is_file():
                 yield entry
         pending.extend(reversed(folders))
 
 
-def input_signatures(project: Project) -> dict[str, str]:
-    """Return a signature (size, mtime, inode) of every file the site may be made from."""
+def _signature(st: os.stat_result) -> str:
+    return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
+
+
+def input_signatures(project: Project, previous: dict[str, str] | None = None) -> dict[str, str]:
+    """Return a signature (size, mtime, inode) of every file the site may be made from.
+
+    With the previous build's signatures, the kept revisions of a guide whose review state
+    did not change are the files that build saw, each looked at again (stat) instead of its
+    folder being listed: a guide's pages read only the revision its review state names.
+    """
     ws = project.workspace
-    cache = ws.state_dir / CACHE_DIR
+    skipped = [os.fspath(ws.state_dir / CACHE_DIR)]
+    guides = os.fspath(project.guides.dir)
+    history = os.path.join(guides, HISTORY_DIR)
+    if previous:
+        skipped.append(history)
     found = {}
     for folder in (ws.sources_dir, ws.guides_dir, ws.state_dir):
-        for entry in walk(folder, skip=cache):
-            if entry.name.endswith((".pyc", ".tmp", ".lock")):
+        for entry in walk(folder, skip=tuple(skipped)):
+            if entry.name.endswith(SKIPPED_SUFFIXES):
                 continue
-            st = entry.stat()
-            found[entry.path] = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
+            found[entry.path] = _signature(entry.stat())
+    if previous:
+        _history_signatures(guides, previous, found)
     return found
+
+
+SKIPPED_SUFFIXES = (".pyc", ".tmp", ".lock")
+
+
+def _history_signatures(guides: str, previous: dict[str, str], found: dict[str, str]) -> None:
+    """Add the signatures of the kept revisions (see input_signatures) to found."""
+    history = os.path.join(guides, HISTORY_DIR) + os.sep
+    review = os.path.join(guides, REVIEW_DIR) + os.sep
+    kept: dict[str, list[str]] = {}
+    for path in previous:
+        if path.startswith(history):
+            kept.setdefault(path[len(history) :].split(os.sep, 1)[0], []).append(path)
+    ids = {path[len(review) :].rpartition(".")[0] for path in found if path.startswith(review)}
+    # A guide without a review state reads no revision; its files are kept as they were seen.
+    for guide_id in sorted(ids | kept.keys()):
+        if not guide_id:
+            continue
+        state = (f"{review}{guide_id}.json", f"{review}{guide_id}.pending")
+        if all(found.get(path) == previous.get(path) for path in state):
+            for path in kept.get(guide_id, ()):
+                try:
+                    found[path] = _signature(os.stat(path))
+                except OSError:
+                    continue
+            continue
+        for entry in walk(history + guide_id):
+            if not entry.name.endswith(SKIPPED_SUFFIXES):
+                found[entry.path] = _signature(entry.stat())
 
 
 def base_fingerprint(project: Project, out_dir: Path, preview: bool, strict: bool = False) -> str:
@@ -211,8 +256,8 @@ def base_fingerprint(project: Project, out_dir: Path, preview: bool, strict: boo
 def input_fingerprint(base: str, signatures: dict[str, str]) -> str:
     """Hash what the site is made from: the base, and every input file's signature."""
     digest = hashlib.sha256(base.encode())
-    for path, signature in signatures.items():
-        digest.update(f"{path}\0{signature}\n".encode())
+    for path in sorted(signatures):  # the same files in any order: the same inputs
+        digest.update(f"{path}\0{signatures[path]}\n".encode())
     return digest.hexdigest()
 
 
@@ -553,4 +598,4 @@ def refresh_signatures(project: Project, signatures: dict[str, str], ids: list[s
         except OSError:
             signatures.pop(name, None)
             continue
-        signatures[name] = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
+        signatures[name] = _signature(st)

@@ -134,9 +134,11 @@ def same_site(manifest: Manifest, keys: dict[str, str], out_dir: Path) -> bool:
     """Return True when the site would get exactly the pages it has: no page to build."""
     if set(manifest.pages) != set(keys):
         return False
+    if any(entry.key != keys[relative] for relative, entry in manifest.pages.items()):
+        return False
     folder = os.fspath(out_dir)
     return all(
-        entry.key == keys[relative] and _same_file(os.path.join(folder, relative), entry)
+        _same_file(os.path.join(folder, relative), entry)
         for relative, entry in manifest.pages.items()
     )
 
@@ -262,6 +264,19 @@ class SiteWriter:
         entry = self.previous.get(relative)
         if entry is None or entry.key != key:
             return None
+        if self.recycled:  # the kept tree holds the old page itself (the same inode) already
+            try:
+                st = os.lstat(_staged(self._root, relative))
+            except OSError:
+                pass
+            else:
+                if (st.st_ino, st.st_dev, st.st_size, st.st_mtime_ns) == (
+                    entry.inode,
+                    self._dev,
+                    entry.size,
+                    entry.mtime_ns,
+                ) and stat.S_ISREG(st.st_mode):
+                    return Written(relative, entry, False)
         old = self._old_page(relative)
         if old is None:
             return None
