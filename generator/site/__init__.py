@@ -144,12 +144,16 @@ def _publish(
             keys = None
         # write: a new tree beside the old site, swapped in whole (none when no page changes)
         marked: list[str] = []
+        trees = {
+            name: getattr(manifest, name)
+            for name in ("folders", "carried", "spare_folders", "spare_files")
+        }
         if keys is not None and write.same_site(manifest, keys, out_dir):
             pages, written, removed = manifest.pages, 0, []
             if not preview:
                 marked = _record(project, chosen.guides)
         else:
-            writer = write.SiteWriter(out_dir, manifest.pages)
+            writer = write.SiteWriter(out_dir, manifest.pages, manifest)
             try:
                 stale = sum(
                     1 for rel, key in (keys or {}).items() if manifest_key(manifest, rel) != key
@@ -169,6 +173,12 @@ def _publish(
                 writer.abandon()
                 raise
             pages, written, removed = writer.pages, writer.written, writer.removed
+            trees = {
+                "folders": writer.folders,
+                "carried": sorted(writer.carried),
+                "spare_folders": writer.spare_folders,
+                "spare_files": writer.spare_files,
+            }
 
         report.left_out = chosen.left_out
         report.missing = chosen.missing
@@ -193,6 +203,7 @@ def _publish(
             drafts=report.drafts,
             missing=report.missing,
             flagged=report.flagged,
+            **trees,
         )
         write.write_manifest(manifest_path, done)
         picks = {g: pick for g, pick in chosen.picks.items() if g not in marked}
