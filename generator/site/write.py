@@ -409,6 +409,7 @@ class SiteWriter:
                     path=self.out_dir,
                     rule="path",
                 ) from exc
+            self._keep_copy()
             return
         exchange(self.root, self.out_dir)
         # self.root now holds the old site; a kill from here on leaves it to the next build,
@@ -417,6 +418,37 @@ class SiteWriter:
             os.rename(self.root, spare_path(self.out_dir))
         except OSError:
             shutil.rmtree(self.root, ignore_errors=True)
+
+    def _keep_copy(self) -> None:
+        """Keep hard links of a first build's pages as the spare, the next build's tree.
+
+        Without it the next build, however small its change, links every page into a new
+        tree. Nothing is lost when this fails: the site is in place, the next build links.
+        """
+        files = sorted(self.pages)
+        prefix = f".{self.out_dir.name}.{os.getpid()}."
+        try:
+            staging = tempfile.mkdtemp(
+                prefix=prefix, suffix=STAGING_SUFFIX, dir=self.out_dir.parent
+            )
+        except OSError:
+            return
+        try:
+            live = os.fspath(self.out_dir)
+            made = {""}
+            for relative in files:
+                folder = relative.rpartition("/")[0]
+                if folder not in made:
+                    os.makedirs(os.path.join(staging, folder), exist_ok=True)
+                    made.add(folder)
+                target = os.path.join(staging, relative)
+                os.link(os.path.join(live, relative), target, follow_symlinks=False)
+            folders = _folders(staging, files)
+            os.rename(staging, spare_path(self.out_dir))
+        except OSError:
+            shutil.rmtree(staging, ignore_errors=True)
+            return
+        self.spare_folders, self.spare_files = folders, files
 
     def abandon(self) -> None:
         """Remove a new site that was not finished."""
