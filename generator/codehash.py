@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import ast
 import hashlib
-from collections.abc import Iterator
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -43,6 +42,14 @@ def module_path(module: str) -> Path | None:
     return None
 
 
+# A "from X import names" statement, at any indentation; names run to the closing parenthesis.
+# Read as text, not parsed: a match inside a string only adds a module to the hash, which
+# makes the key stricter, never looser.
+FROM_IMPORT = re.compile(
+    r"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)", re.MULTILINE
+)
+
+
 def import_closure(name: str) -> set[str]:
     """Return the package modules a module imports, directly or not, itself included.
 
@@ -52,35 +59,31 @@ def import_closure(name: str) -> set[str]:
     pending = [name]
     while pending:
         module = pending.pop()
+        if module in found:
+            continue
         path = module_path(module)
-        if module in found or path is None:
+        if path is None:
             continue
         found.add(module)
         package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-        for node in _statements(ast.parse(path.read_text(encoding="utf-8"))):
-            if not isinstance(node, ast.ImportFrom):
-                continue
-            if node.level:  # a relative import, from the module's own package
+        for source, names in FROM_IMPORT.findall(path.read_text(encoding="utf-8")):
+            level = len(source) - len(source.lstrip("."))
+            source = source[level:]
+            if level:  # a relative import, from the module's own package
                 parts = package.split(".") if package else []
-                parts = parts[: len(parts) - (node.level - 1)]
-                target = ".".join([*parts, *([node.module] if node.module else [])])
-            elif node.module and node.module.startswith("generator."):
-                target = node.module.removeprefix("generator.")
-            elif node.module == "generator":
+                parts = parts[: len(parts) - (level - 1)]
+                target = ".".join([*parts, *([source] if source else [])])
+            elif source.startswith("generator."):
+                target = source.removeprefix("generator.")
+            elif source == "generator":
                 target = ""
             else:
                 continue
             if target:  # the package's own __init__ holds only its version, hashed above
                 pending.append(target)
             # "from generator.site import model" names a submodule, not only an attribute.
-            pending.extend(f"{target}.{alias.name}".lstrip(".") for alias in node.names)
+            for alias in names.strip("()").split(","):
+                alias = alias.split("#", 1)[0].split()
+                if alias:
+                    pending.append(f"{target}.{alias[0]}".lstrip("."))
     return found
-
-
-def _statements(tree: ast.AST) -> Iterator[ast.AST]:
-    """Yield the nodes of a tree that are not expressions (imports are statements)."""
-    pending = [tree]
-    while pending:
-        node = pending.pop()
-        yield node
-        pending.extend(c for c in ast.iter_child_nodes(node) if not isinstance(c, ast.expr))

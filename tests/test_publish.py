@@ -269,7 +269,10 @@ def test_a_new_site_appears_whole_and_a_killed_build_leaves_nothing_behind(site_
     report = publish(Project(site_root), out, preview=False)
     assert report.written == len(report.pages) and (out / "index.html").is_file()
     assert stat.S_IMODE(out.stat().st_mode) == 0o777 & ~current_umask()
-    assert sorted(p.name for p in out.parent.iterdir()) == [running.name, "site"]
+    # Beside the site: the build still running, and the pages linked as the next build's tree.
+    assert {p.name for p in out.parent.iterdir()} == {running.name, "site", ".site.previous"}
+    spare = out.parent / ".site.previous"
+    assert (spare / "index.html").stat().st_ino == (out / "index.html").stat().st_ino
 
 
 def test_unchanged_pages_are_not_rewritten(site_root: Path):
@@ -397,9 +400,12 @@ def test_a_corrupt_build_cache_is_rebuilt_not_fatal(site_root: Path):
     cache = site_root / ".prepguide/publish/cache.sqlite"
     assert cache.is_file()
     cache.write_bytes(b"not a database")
+    index = (out / "index.html").read_bytes()
     (out / "index.html").unlink()
     report = publish(Project(site_root), out, preview=False)
-    assert report.written == 1 and (out / "index.html").is_file()
+    # The deleted page is back, as the very file the last build wrote (kept in its next tree).
+    assert report.written == 0 and (out / "index.html").read_bytes() == index
+    assert any("not a usable publish cache" in w for w in report.warnings)
 
 
 def test_index_is_newest_first_and_paginated(site_root: Path):

@@ -263,3 +263,40 @@ def test_an_approved_revision_changed_after_a_build_is_read_again(workspace: Pat
     assert report.guides == ["meta-llm-training-at-scale"]
     assert "no longer matches its approved hash" in report.left_out["shopify-catalog-clustering"]
     assert not (root / "site/guides/shopify-catalog-clustering").exists()
+
+
+def test_files_put_into_the_site_folder_between_builds_are_kept(workspace: Path):
+    root = published_workspace(workspace)
+    out = root / "site"
+    publish(Project(root), out, preview=False)
+    for round_number in range(3):  # a new tree each time: the old one's folders were seen
+        (out / "CNAME").write_text(f"guides.example.org {round_number}\n")
+        (out / f"guides/shopify-catalog-clustering/note-{round_number}.txt").write_text("kept")
+        edit_summary(root, random.Random(round_number))
+        report = publish(Project(root), out, preview=False)
+        assert report.written > 0
+        assert (out / "CNAME").read_text() == f"guides.example.org {round_number}\n"
+        notes = sorted(p.name for p in (out / "guides/shopify-catalog-clustering").glob("*.txt"))
+        assert notes == [f"note-{n}.txt" for n in range(round_number + 1)]
+
+
+def test_a_link_put_into_the_kept_previous_site_never_leads_the_build_outside(
+    workspace: Path, tmp_path: Path
+):
+    root = published_workspace(workspace)
+    out = root / "site"
+    publish(Project(root), out, preview=False)
+    edit_summary(root, random.Random(1))
+    publish(Project(root), out, preview=False)
+    spare = root / ".site.previous"
+    assert spare.is_dir()
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    folder = spare / "guides/shopify-catalog-clustering"
+    shutil.rmtree(folder)
+    folder.symlink_to(outside, target_is_directory=True)
+    edit_summary(root, random.Random(2))
+    publish(Project(root), out, preview=False)
+    assert list(outside.iterdir()) == []
+    assert not (out / "guides/shopify-catalog-clustering").is_symlink()
+    assert (out / "guides/shopify-catalog-clustering/index.html").is_file()

@@ -83,11 +83,12 @@ def _publish(
         manifest_path, cache_path = write.state_paths(state_dir, out_dir)
         manifest = write.read_manifest(manifest_path, report.warnings)
         base = cache.base_fingerprint(project, out_dir, preview, strict)
-        signatures = cache.input_signatures(project)
+        signatures = cache.input_signatures(project, manifest.signatures)
         fingerprint = cache.input_fingerprint(base, signatures)
         if write.unchanged(manifest, fingerprint, out_dir):
             return _reused(report, manifest)
-        if _only_drafts_changed(project, manifest, base, signatures, preview, out_dir):
+        changed = cache.changed_paths(manifest.signatures, signatures)
+        if _only_drafts_changed(project, manifest, base, changed, preview, out_dir):
             _reused(report, manifest).reused = False
             report.missing = [g for g in manifest.guides if not project.guides.path(g).exists()]
             update = {"fingerprint": fingerprint, "signatures": signatures}
@@ -105,7 +106,7 @@ def _publish(
         gc.freeze()  # the kept state is long-lived: spare the collector walking it
         records = cache.load_sources_cached(project, signatures, previous, processes)
         store = cache.BuildCache(cache_path, report.warnings)
-        pick_keys = cache.pick_keys(project, signatures, base, preview)
+        common, pick_keys = cache.pick_keys(project, signatures, base, preview, previous)
         known = previous.picks if previous is not None else None
         try:
             chosen = select.select(
@@ -133,7 +134,7 @@ def _publish(
             previous is not None
             and previous.facts == facts
             and manifest.base == base
-            and cache.guide_local(project, manifest.signatures, signatures)
+            and cache.guide_local(project, changed)
         ):
             fresh = [g for g in chosen.guides if g.id in chosen.repicked]
             keys = render.changed_keys(site, manifest_keys(manifest), fresh, preview=preview)
@@ -143,12 +144,16 @@ def _publish(
             keys = None
         # write: a new tree beside the old site, swapped in whole (none when no page changes)
         marked: list[str] = []
+        trees = {
+            name: getattr(manifest, name)
+            for name in ("folders", "carried", "spare_folders", "spare_files")
+        }
         if keys is not None and write.same_site(manifest, keys, out_dir):
             pages, written, removed = manifest.pages, 0, []
             if not preview:
                 marked = _record(project, chosen.guides)
         else:
-            writer = write.SiteWriter(out_dir, manifest.pages)
+            writer = write.SiteWriter(out_dir, manifest.pages, manifest)
             try:
                 stale = sum(
                     1 for rel, key in (keys or {}).items() if manifest_key(manifest, rel) != key
@@ -168,6 +173,12 @@ def _publish(
                 writer.abandon()
                 raise
             pages, written, removed = writer.pages, writer.written, writer.removed
+            trees = {
+                "folders": writer.folders,
+                "carried": sorted(writer.carried),
+                "spare_folders": writer.spare_folders,
+                "spare_files": writer.spare_files,
+            }
 
         report.left_out = chosen.left_out
         report.missing = chosen.missing
@@ -192,11 +203,14 @@ def _publish(
             drafts=report.drafts,
             missing=report.missing,
             flagged=report.flagged,
+            **trees,
         )
         write.write_manifest(manifest_path, done)
         picks = {g: pick for g, pick in chosen.picks.items() if g not in marked}
         state = cache.SiteState(
             base=base,
+            signatures=after,
+            common=common,
             sources=records,
             picks=picks,
             facts=facts,
@@ -231,7 +245,7 @@ def _only_drafts_changed(
     project: Project,
     manifest: write.Manifest,
     base: str,
-    signatures: dict[str, str],
+    changed: set[str],
     preview: bool,
     out_dir: Path,
 ) -> bool:
@@ -239,7 +253,7 @@ def _only_drafts_changed(
     return (
         not preview
         and manifest.base == base
-        and cache.only_working_files(project, manifest.signatures, signatures, manifest.guides)
+        and cache.only_working_files(project, changed, manifest.guides)
         and write.unchanged(manifest, manifest.fingerprint, out_dir)
     )
 

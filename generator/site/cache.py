@@ -7,12 +7,14 @@ a file that anyone could have edited.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import os
 import pickle
 import sqlite3
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -159,9 +161,11 @@ class BuildCache:
         self._db = None
 
 
-def walk(folder: Path | str, skip: Path | None = None) -> Iterator[os.DirEntry]:
-    """Yield the files below folder in a stable order, leaving out the skip folder."""
-    skipped = os.fspath(skip) if skip is not None else None
+def walk(
+    folder: Path | str, skip: Path | str | tuple[str, ...] | None = None
+) -> Iterator[os.DirEntry]:
+    """Yield the files below folder in a stable order, leaving out the skip folder(s)."""
+    skipped = (os.fspath(skip),) if isinstance(skip, (str, Path)) else skip or ()
     pending = [os.fspath(folder)]
     while pending:
         current = pending.pop()
@@ -172,25 +176,68 @@ def walk(folder: Path | str, skip: Path | None = None) -> Iterator[os.DirEntry]:
         folders = []
         for entry in entries:
             if entry.is_dir(follow_symlinks=False):
-                if entry.path != skipped:
+                if entry.path not in skipped:
                     folders.append(entry.path)
             elif entry.is_file():
                 yield entry
         pending.extend(reversed(folders))
 
 
-def input_signatures(project: Project) -> dict[str, str]:
-    """Return a signature (size, mtime, inode) of every file the site may be made from."""
+def _signature(st: os.stat_result) -> str:
+    return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
+
+
+def input_signatures(project: Project, previous: dict[str, str] | None = None) -> dict[str, str]:
+    """Return a signature (size, mtime, inode) of every file the site may be made from.
+
+    With the previous build's signatures, the kept revisions of a guide whose review state
+    did not change are the files that build saw, each looked at again (stat) instead of its
+    folder being listed: a guide's pages read only the revision its review state names.
+    """
     ws = project.workspace
-    cache = ws.state_dir / CACHE_DIR
+    skipped = [os.fspath(ws.state_dir / CACHE_DIR)]
+    guides = os.fspath(project.guides.dir)
+    history = os.path.join(guides, HISTORY_DIR)
+    if previous:
+        skipped.append(history)
     found = {}
     for folder in (ws.sources_dir, ws.guides_dir, ws.state_dir):
-        for entry in walk(folder, skip=cache):
-            if entry.name.endswith((".pyc", ".tmp", ".lock")):
+        for entry in walk(folder, skip=tuple(skipped)):
+            if entry.name.endswith(SKIPPED_SUFFIXES):
                 continue
-            st = entry.stat()
-            found[entry.path] = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
+            found[entry.path] = _signature(entry.stat())
+    if previous:
+        _history_signatures(guides, previous, found)
     return found
+
+
+SKIPPED_SUFFIXES = (".pyc", ".tmp", ".lock")
+
+
+def _history_signatures(guides: str, previous: dict[str, str], found: dict[str, str]) -> None:
+    """Add the signatures of the kept revisions (see input_signatures) to found."""
+    history = os.path.join(guides, HISTORY_DIR) + os.sep
+    review = os.path.join(guides, REVIEW_DIR) + os.sep
+    kept: dict[str, list[str]] = {}
+    for path in previous:
+        if path.startswith(history):
+            kept.setdefault(path[len(history) :].split(os.sep, 1)[0], []).append(path)
+    ids = {path[len(review) :].rpartition(".")[0] for path in found if path.startswith(review)}
+    # A guide without a review state reads no revision; its files are kept as they were seen.
+    for guide_id in sorted(ids | kept.keys()):
+        if not guide_id:
+            continue
+        state = (f"{review}{guide_id}.json", f"{review}{guide_id}.pending")
+        if all(found.get(path) == previous.get(path) for path in state):
+            for path in kept.get(guide_id, ()):
+                try:
+                    found[path] = _signature(os.stat(path))
+                except OSError:
+                    continue
+            continue
+        for entry in walk(history + guide_id):
+            if not entry.name.endswith(SKIPPED_SUFFIXES):
+                found[entry.path] = _signature(entry.stat())
 
 
 def base_fingerprint(project: Project, out_dir: Path, preview: bool, strict: bool = False) -> str:
@@ -209,30 +256,34 @@ def base_fingerprint(project: Project, out_dir: Path, preview: bool, strict: boo
 def input_fingerprint(base: str, signatures: dict[str, str]) -> str:
     """Hash what the site is made from: the base, and every input file's signature."""
     digest = hashlib.sha256(base.encode())
-    for path, signature in signatures.items():
-        digest.update(f"{path}\0{signature}\n".encode())
+    for path in sorted(signatures):  # the same files in any order: the same inputs
+        digest.update(f"{path}\0{signatures[path]}\n".encode())
     return digest.hexdigest()
 
 
-def only_working_files(
-    project: Project, before: dict[str, str], after: dict[str, str], live: list[str]
-) -> bool:
+def changed_paths(before: dict[str, str], after: dict[str, str]) -> set[str]:
+    """Return the input files whose signature differs between two builds (or that came or went)."""
+    changed = {path for path, signature in after.items() if before.get(path) != signature}
+    changed.update(path for path in before if path not in after)
+    return changed
+
+
+def only_working_files(project: Project, changed: set[str], live: list[str]) -> bool:
     """Return True when the only inputs that changed are working files of live guides.
 
     A live guide's pages are made from its approved revision, never from guides/<id>.md, so
     editing (or deleting) that file changes no page.
     """
-    folder = os.fspath(project.guides.dir)
-    changed = {path for path in before.keys() | after.keys() if before.get(path) != after.get(path)}
     if not changed:
         return False
+    folder = os.fspath(project.guides.dir)
     files = {os.path.join(folder, f"{guide_id}.md") for guide_id in live}
     return changed <= files
 
 
 # --- what the last build of an output folder read, kept for the next one --------------------
 
-STATE_VERSION = 1
+STATE_VERSION = 2
 
 
 @dataclass
@@ -245,6 +296,11 @@ class SiteState:
 
     code: str = ""
     base: str = ""
+    # The signature of every input file as the picks below saw it (before this build marked
+    # any guide published: those have no kept pick), and the key of what every pick reads
+    # (see pick_keys): a guide none of whose files changed since keeps its pick's key.
+    signatures: dict[str, str] = field(default_factory=dict)
+    common: str = ""
     # Record file path -> (its signature, the parsed record).
     sources: dict[str, tuple[str, Source]] = field(default_factory=dict)
     picks: dict[str, KnownPick] = field(default_factory=dict)
@@ -261,6 +317,24 @@ class SiteState:
 RECORD_FIELDS = ("topics_key", "sources", "records", "topics", "related")
 
 
+@contextmanager
+def no_collection() -> Iterator[None]:
+    """Keep the cyclic collector off while many long-lived objects are made, then freeze them.
+
+    Loading the kept state makes some hundred thousand objects, none of them garbage; the
+    collections their allocation triggers would walk them again and again, and so would the
+    next ones unless they are frozen (publish unfreezes everything when it ends).
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()
+
+
 def _load(path: Path, warnings: list[str]) -> object:
     try:
         with open(path, "rb") as handle:
@@ -268,7 +342,8 @@ def _load(path: Path, warnings: list[str]) -> object:
             if st.st_uid != os.getuid() or st.st_mode & 0o022:
                 warnings.append(f"{path}: writable by others; not used")
                 return None
-            return pickle.load(handle)
+            with no_collection():
+                return pickle.load(handle)
     except FileNotFoundError:
         return None
     except Exception as exc:  # noqa: BLE001 - any unreadable state is rebuilt
@@ -377,43 +452,104 @@ def load_sources_cached(
 def records_key(project: Project, signatures: dict[str, str]) -> str:
     """Hash the signature of every file in sources/ (records and the verification ledger)."""
     sources = os.fspath(project.workspace.sources_dir) + os.sep
+    head = f"{project.settings.topics.min_sources}\0{sources}"
+    kept = _RECORDS_KEY.get(id(signatures))
+    if kept is not None and kept[0] is signatures and kept[1] == head:
+        return kept[2]  # the same signatures of this build: hashed once
     digest = hashlib.sha256(str(project.settings.topics.min_sources).encode())
     for path, signature in signatures.items():
         if path.startswith(sources):
             digest.update(f"{path}\0{signature}\n".encode())
+    _RECORDS_KEY.clear()
+    _RECORDS_KEY[id(signatures)] = (signatures, head, digest.hexdigest())
     return digest.hexdigest()
 
 
+_RECORDS_KEY: dict[int, tuple[dict[str, str], str, str]] = {}
+
+
 def pick_keys(
-    project: Project, signatures: dict[str, str], base: str, preview: bool
-) -> dict[str, str]:
-    """Return the key of each guide's selection inputs: its files, the records, settings, date.
+    project: Project,
+    signatures: dict[str, str],
+    base: str,
+    preview: bool,
+    previous: SiteState | None = None,
+    records: str | None = None,
+) -> tuple[str, dict[str, str]]:
+    """Return the key of what every pick reads, and each guide's key of its selection inputs.
 
     A guide's pick reads its working file, review state (a pending one with the audit log),
-    its kept revisions and the records (all of them: the checks know the database's terms).
+    its kept revisions and the records (all of them: the checks know the database's terms),
+    with the settings and the date. A guide none of whose files changed since the previous
+    build keeps that build's key, when what every pick reads is the same. records is
+    records_key(project, signatures) when the caller has it.
     """
     guides = os.fspath(project.guides.dir)
-    sources = os.fspath(project.workspace.sources_dir) + os.sep
-    database = hashlib.sha256(f"{base}\0{preview}\0{now().date()}".encode())
-    own: dict[str, list[str]] = {}
-    audit = signatures.get(os.fspath(project.guides.audit_path), "")
-    for path, signature in signatures.items():
-        if path.startswith(sources):
-            database.update(f"{path}\0{signature}\n".encode())
-            continue
-        guide_id = guide_of_path(guides, path)
-        if guide_id is not None:
-            own.setdefault(guide_id, []).append(f"{path}\0{signature}")
+    database = hashlib.sha256(f"{base}\0{preview}\0{now().date()}\0".encode())
+    database.update((records or records_key(project, signatures)).encode())
     common = database.hexdigest()
-    keys = {}
+    audit = os.fspath(project.guides.audit_path)
+    stale: set[str] | None = None
+    if previous is not None and previous.common == common and previous.signatures:
+        changed = changed_paths(previous.signatures, signatures)
+        stale = {g for g in (guide_of_path(guides, path) for path in changed) if g is not None}
+        if audit in changed:  # a pending state's pick reads the audit log
+            review = os.path.join(guides, REVIEW_DIR) + os.sep
+            stale.update(
+                path[len(review) : -len(".pending")]
+                for path in signatures
+                if path.endswith(".pending") and path.startswith(review)
+            )
+        if len(stale) > REKEY_LIMIT:
+            stale = None
+    keys: dict[str, str] = {}
+    if stale is not None:
+        assert previous is not None
+        for guide_id, pick in previous.picks.items():
+            if guide_id not in stale:
+                keys[guide_id] = pick.key
+        wanted = stale  # a guide without a kept pick had its files changed: it is stale
+    else:
+        wanted = None
+    own: dict[str, list[str]] = {}
+    if wanted is not None and len(wanted) <= FEW_GUIDES:
+        for guide_id in wanted:
+            files = _own_files(guides, guide_id, signatures)
+            if files:
+                own[guide_id] = [f"{path}\0{signatures[path]}" for path in files]
+    else:
+        for path, signature in signatures.items():
+            guide_id = guide_of_path(guides, path)
+            if guide_id is not None and (wanted is None or guide_id in wanted):
+                own.setdefault(guide_id, []).append(f"{path}\0{signature}")
+    audit_signature = signatures.get(audit, "")
     for guide_id, files in own.items():
         digest = hashlib.sha256(common.encode())
         for line in sorted(files):
             digest.update(line.encode() + b"\n")
         if any(line.split("\0", 1)[0].endswith(".pending") for line in files):
-            digest.update(f"audit\0{audit}".encode())
+            digest.update(f"audit\0{audit_signature}".encode())
         keys[guide_id] = digest.hexdigest()
-    return keys
+    return common, keys
+
+
+# More guides with changed files than this: key them all again, in one pass.
+REKEY_LIMIT = 200
+# Up to this many guides to key: find each one's files by name instead of in one pass.
+FEW_GUIDES = 8
+
+
+def _own_files(guides: str, guide_id: str, signatures: dict[str, str]) -> list[str]:
+    """Return the files of one guide among the signatures (as guide_of_path assigns them)."""
+    review = os.path.join(guides, REVIEW_DIR)
+    named = [
+        os.path.join(guides, f"{guide_id}.md"),
+        *(os.path.join(review, f"{guide_id}{suffix}") for suffix in (".json", ".pending")),
+    ]
+    files = [path for path in named if path in signatures]
+    history = os.path.join(guides, HISTORY_DIR, guide_id) + os.sep
+    files += [path for path in signatures if path.startswith(history)]
+    return files
 
 
 def guide_of_path(guides: str, path: str) -> str | None:
@@ -431,16 +567,14 @@ def guide_of_path(guides: str, path: str) -> str | None:
     return None
 
 
-def guide_local(project: Project, before: dict[str, str], after: dict[str, str]) -> bool:
+def guide_local(project: Project, changed: set[str]) -> bool:
     """Return True when every input that changed is one guide's own file, the audit log or a lock.
 
     Then only the picks of those guides can change (their keys in pick_keys changed).
     """
     guides = os.fspath(project.guides.dir)
     audit = os.fspath(project.guides.audit_path)
-    for path in before.keys() | after.keys():
-        if before.get(path) == after.get(path):
-            continue
+    for path in changed:
         if path == audit or path.endswith(".lock") and path.startswith(guides + os.sep):
             continue
         if guide_of_path(guides, path) is None:
@@ -466,4 +600,4 @@ def refresh_signatures(project: Project, signatures: dict[str, str], ids: list[s
         except OSError:
             signatures.pop(name, None)
             continue
-        signatures[name] = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
+        signatures[name] = _signature(st)

@@ -30,7 +30,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from generator.errors import PublishError
 from generator.fsio import DEFAULT_DIR_MODE, atomic_write_text, process_running
-from generator.site.cache import CACHE_DIR, move_aside, walk
+from generator.site.cache import CACHE_DIR, move_aside, no_collection
 
 MANIFEST_VERSION = 2
 MANAGED_DIRS = ("guides", "topics", "companies", "page", "digest")
@@ -73,6 +73,12 @@ class Manifest(BaseModel):
     # What the build was made from: settings, code and date (base), and each input file.
     base: str = ""
     signatures: dict[str, str] = {}
+    # The site's folders as this build left them (inode, mtime), and the files it linked over
+    # without managing them; the same for the site before it, kept as the spare (see Trees).
+    folders: dict[str, tuple[int, int]] = {}
+    carried: list[str] = []
+    spare_folders: dict[str, tuple[int, int]] = {}
+    spare_files: list[str] = []
 
 
 @dataclass(frozen=True)
@@ -101,7 +107,8 @@ def read_manifest(path: Path, warnings: list[str]) -> Manifest:
         move_aside(path, f"unreadable publish manifest ({exc})", warnings)
         return Manifest()
     try:
-        manifest = Manifest.model_validate_json(text)
+        with no_collection():
+            manifest = Manifest.model_validate_json(text)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "manifest"
@@ -133,9 +140,11 @@ def same_site(manifest: Manifest, keys: dict[str, str], out_dir: Path) -> bool:
     """Return True when the site would get exactly the pages it has: no page to build."""
     if set(manifest.pages) != set(keys):
         return False
+    if any(entry.key != keys[relative] for relative, entry in manifest.pages.items()):
+        return False
     folder = os.fspath(out_dir)
     return all(
-        entry.key == keys[relative] and _same_file(os.path.join(folder, relative), entry)
+        _same_file(os.path.join(folder, relative), entry)
         for relative, entry in manifest.pages.items()
     )
 
@@ -206,9 +215,16 @@ def _staged(root: str, relative: str) -> str:
 class SiteWriter:
     """Build a new site tree beside the output folder, reusing the old site's unchanged pages."""
 
-    def __init__(self, out_dir: Path, previous: dict[str, PageEntry]) -> None:
+    def __init__(
+        self, out_dir: Path, previous: dict[str, PageEntry], known: Manifest | None = None
+    ) -> None:
         self.out_dir = out_dir
         self.previous = previous
+        self.known = known or Manifest()
+        self.carried: set[str] = set()
+        self.folders: dict[str, tuple[int, int]] = {}
+        self.spare_folders: dict[str, tuple[int, int]] = {}
+        self.spare_files: list[str] = []
         self.pages: dict[str, PageEntry] = {}
         self.written = 0
         self.removed: list[str] = []
@@ -220,7 +236,7 @@ class SiteWriter:
         staging = tempfile.mkdtemp(prefix=prefix, suffix=STAGING_SUFFIX, dir=out_dir.parent)
         # The site before the old one, if kept, becomes the new tree: its unchanged files are
         # kept in place instead of linked again, the others replaced, the rest removed.
-        self.present = _recycle(spare_path(out_dir), staging)
+        self.present = _recycle(spare_path(out_dir), staging, self.known)
         self.recycled = self.present is not None
         mode = self.old.stat().st_mode & 0o7777 if self.old else DEFAULT_DIR_MODE
         os.chmod(staging, mode)  # mkdtemp makes it private
@@ -261,6 +277,19 @@ class SiteWriter:
         entry = self.previous.get(relative)
         if entry is None or entry.key != key:
             return None
+        if self.recycled:  # the kept tree holds the old page itself (the same inode) already
+            try:
+                st = os.lstat(_staged(self._root, relative))
+            except OSError:
+                pass
+            else:
+                if (st.st_ino, st.st_dev, st.st_size, st.st_mtime_ns) == (
+                    entry.inode,
+                    self._dev,
+                    entry.size,
+                    entry.mtime_ns,
+                ) and stat.S_ISREG(st.st_mode):
+                    return Written(relative, entry, False)
         old = self._old_page(relative)
         if old is None:
             return None
@@ -328,27 +357,30 @@ class SiteWriter:
         """Link the old site's files that no build manages (a CNAME, say) into the new tree."""
         if self.old is None or self.old_base is None:
             return
-        base = os.fspath(self.old_base) + os.sep
-        self.carried: set[str] = set()
-        for entry in walk(self.old_base):
-            relative = entry.path.removeprefix(base).replace(os.sep, "/")
+        base = os.fspath(self.old_base)
+        known = self.known
+        listing = Listing(base, known.folders, [*known.pages, *known.carried], clean=False)
+        for relative in listing.files:
             if relative in self.pages:
                 continue
             managed = relative in self.previous or (
-                entry.name == "index.html" and relative.split("/", 1)[0] in MANAGED_DIRS
+                relative.rpartition("/")[2] == "index.html"
+                and relative.split("/", 1)[0] in MANAGED_DIRS
             )
             if managed:
                 self.removed.append(relative)
             else:
-                self._link(entry.path, relative)
+                self._link(os.path.join(base, relative), relative)
                 self.carried.add(relative)
         self.removed.sort()
+        # The old site becomes the spare: the next build takes its files from this listing.
+        self.spare_folders, self.spare_files = listing.folders, sorted(listing.files)
 
     def _prune(self) -> None:
         """Remove what a recycled tree holds that this build did not place."""
         if self.present is None:
             return
-        kept = self.pages.keys() | getattr(self, "carried", set())
+        kept = self.pages.keys() | self.carried
         for relative in sorted(self.present - kept, reverse=True):
             target = os.path.join(self._root, relative)
             with contextlib.suppress(FileNotFoundError):
@@ -365,6 +397,7 @@ class SiteWriter:
         """Swap the new tree in: all at once, whatever happens to this process meanwhile."""
         self._carry_over()
         self._prune()
+        self.folders = _folders(self._root, [*self.pages, *self.carried])
         if self.old is None:
             try:
                 os.replace(self.root, self.out_dir)
@@ -376,6 +409,7 @@ class SiteWriter:
                     path=self.out_dir,
                     rule="path",
                 ) from exc
+            self._keep_copy()
             return
         exchange(self.root, self.out_dir)
         # self.root now holds the old site; a kill from here on leaves it to the next build,
@@ -384,6 +418,37 @@ class SiteWriter:
             os.rename(self.root, spare_path(self.out_dir))
         except OSError:
             shutil.rmtree(self.root, ignore_errors=True)
+
+    def _keep_copy(self) -> None:
+        """Keep hard links of a first build's pages as the spare, the next build's tree.
+
+        Without it the next build, however small its change, links every page into a new
+        tree. Nothing is lost when this fails: the site is in place, the next build links.
+        """
+        files = sorted(self.pages)
+        prefix = f".{self.out_dir.name}.{os.getpid()}."
+        try:
+            staging = tempfile.mkdtemp(
+                prefix=prefix, suffix=STAGING_SUFFIX, dir=self.out_dir.parent
+            )
+        except OSError:
+            return
+        try:
+            live = os.fspath(self.out_dir)
+            made = {""}
+            for relative in files:
+                folder = relative.rpartition("/")[0]
+                if folder not in made:
+                    os.makedirs(os.path.join(staging, folder), exist_ok=True)
+                    made.add(folder)
+                target = os.path.join(staging, relative)
+                os.link(os.path.join(live, relative), target, follow_symlinks=False)
+            folders = _folders(staging, files)
+            os.rename(staging, spare_path(self.out_dir))
+        except OSError:
+            shutil.rmtree(staging, ignore_errors=True)
+            return
+        self.spare_folders, self.spare_files = folders, files
 
     def abandon(self) -> None:
         """Remove a new site that was not finished."""
@@ -420,7 +485,7 @@ def spare_path(out_dir: Path) -> Path:
     return out_dir.parent / f".{out_dir.name}{SPARE_SUFFIX}"
 
 
-def _recycle(spare: Path, staging: str) -> set[str] | None:
+def _recycle(spare: Path, staging: str, known: Manifest) -> set[str] | None:
     """Move a kept site into the new tree's place; return the files it holds (None: none kept).
 
     Anything but folders and plain files (a link someone put there) is removed first, so the
@@ -433,21 +498,92 @@ def _recycle(spare: Path, staging: str) -> set[str] | None:
         os.rename(spare, staging)  # replaces the empty folder mkdtemp made
     except OSError:
         return None
-    files: set[str] = set()
-    pending = [""]
-    while pending:
-        current = pending.pop()
-        folder = os.path.join(staging, current) if current else staging
-        with os.scandir(folder) as entries:
-            for entry in entries:
-                relative = f"{current}/{entry.name}" if current else entry.name
-                if entry.is_dir(follow_symlinks=False):
-                    pending.append(relative)
-                elif entry.is_file(follow_symlinks=False):
-                    files.add(relative)
-                else:
-                    os.unlink(entry.path)
-    return files
+    return Listing(staging, known.spare_folders, known.spare_files, clean=True).files
+
+
+class Listing:
+    """The files of a site tree, each folder listed only when it changed since it was seen.
+
+    folders holds each folder's (inode, mtime) when a build last saw it, and files that
+    build's files: a folder with the same inode and mtime has gained, lost or replaced no
+    entry since, so its files are the ones seen then; any other folder is listed again (and
+    all of a folder not seen before). A file changed in place keeps its folder's mtime; pages
+    are compared by their own signature (see _same_file). With clean, anything but folders
+    and plain files is removed.
+    """
+
+    def __init__(
+        self,
+        root: str,
+        folders: dict[str, tuple[int, int]],
+        files: list[str],
+        *,
+        clean: bool,
+    ) -> None:
+        self.root = root
+        self.clean = clean
+        self.files: set[str] = set()
+        self.folders: dict[str, tuple[int, int]] = {}
+        by_folder: dict[str, list[str]] = {}
+        for relative in files:
+            by_folder.setdefault(relative.rpartition("/")[0], []).append(relative)
+        self._known = folders
+        self._list("")
+        alive = {""}
+        for relative in sorted(folders):  # a folder after the one that holds it
+            if not relative or relative.rpartition("/")[0] not in alive:
+                continue
+            try:
+                st = os.lstat(os.path.join(root, relative))
+            except OSError:
+                continue
+            if not stat.S_ISDIR(st.st_mode):
+                continue
+            alive.add(relative)
+            seen = (st.st_ino, st.st_mtime_ns)
+            if tuple(folders[relative]) == seen:
+                self.files.update(by_folder.get(relative, ()))
+                self.folders[relative] = seen
+            else:
+                self._list(relative)
+
+    def _list(self, relative: str, recursive: bool = False) -> None:
+        """List one folder's entries (and all below it when recursive)."""
+        folder = os.path.join(self.root, relative) if relative else self.root
+        try:
+            st = os.lstat(folder)
+            entries = list(os.scandir(folder))
+        except OSError:
+            return
+        if relative:
+            self.folders[relative] = (st.st_ino, st.st_mtime_ns)
+        for entry in entries:
+            child = f"{relative}/{entry.name}" if relative else entry.name
+            if entry.is_dir(follow_symlinks=False):
+                if recursive or child not in self._known:
+                    self._list(child, recursive=True)
+            elif entry.is_file(follow_symlinks=not self.clean):
+                self.files.add(child)
+            elif self.clean:
+                os.unlink(entry.path)
+
+
+def _folders(root: str, files: list[str]) -> dict[str, tuple[int, int]]:
+    """Return the (inode, mtime) of every folder that holds one of these files, but the root."""
+    names = set()
+    for relative in files:
+        folder = relative.rpartition("/")[0]
+        while folder and folder not in names:
+            names.add(folder)
+            folder = folder.rpartition("/")[0]
+    found = {}
+    for name in names:
+        try:
+            st = os.lstat(os.path.join(root, name))
+        except OSError:
+            continue
+        found[name] = (st.st_ino, st.st_mtime_ns)
+    return found
 
 
 def exchange(new: Path, current: Path) -> None:
