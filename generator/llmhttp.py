@@ -6,6 +6,8 @@ half the CPU per request of httpx2's default stack (httpcore2 on anyio), which c
 one event loop keeps dozens of requests in flight. Each request is bounded as a whole by one
 deadline (connect, send, headers and body) and its answer by a size cap. Uploads and
 downloads of batch files stream and may take long: they go through httpx2's own transport.
+A request that a proxy from the environment applies to (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY,
+save NO_PROXY hosts) goes through httpx2's proxy transport, under the same deadline and cap.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from collections.abc import AsyncIterator
 import h11
 import httpx2
 from openai import DEFAULT_CONNECTION_LIMITS, APIError, APITimeoutError, DefaultAsyncHttpxClient
+
+from generator.proxies import environment_proxies, proxy_for
 
 # A draft is a few kilobytes; an error page, a few more. Anything past this is not an answer.
 MAX_RESPONSE_BYTES = 4 * 1024 * 1024
@@ -211,30 +215,86 @@ def _reraise(exc: BaseException) -> None:
     raise exc
 
 
-class Http11Transport(httpx2.AsyncBaseTransport):
-    """Send each request over a kept-alive HTTP/1.1 connection, bounded by one timeout."""
+class _ProxiedBody(httpx2.AsyncByteStream):
+    """A response body from httpx2's proxy transport, read under the deadline and the cap."""
 
-    def __init__(self, timeout: float, limit: int = MAX_RESPONSE_BYTES) -> None:
+    def __init__(
+        self, inner: httpx2.AsyncByteStream, request: httpx2.Request, deadline: float, limit: int
+    ) -> None:
+        self._inner = inner
+        self._request = request
+        self._deadline = deadline
+        self._limit = limit
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        received = 0
+        parts = self._inner.__aiter__()
+        while True:
+            try:
+                async with asyncio.timeout_at(self._deadline):
+                    part = await parts.__anext__()
+            except StopAsyncIteration:
+                return
+            except TimeoutError:
+                # As in _Body: a dripping answer is not asked for again.
+                raise APITimeoutError(self._request) from None
+            received += len(part)
+            if received > self._limit:
+                raise ResponseTooLarge(self._request, self._limit)
+            yield part
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+
+class Http11Transport(httpx2.AsyncBaseTransport):
+    """Send each request over a kept-alive HTTP/1.1 connection, bounded by one timeout.
+
+    proxies maps a scheme to a proxy URL (None: read from the environment, as httpx2 does).
+    """
+
+    def __init__(
+        self, timeout: float, limit: int = MAX_RESPONSE_BYTES, proxies: dict[str, str] | None = None
+    ) -> None:
         self.timeout = timeout
         self.limit = limit
+        self.proxies = environment_proxies() if proxies is None else proxies
         self._idle: dict[tuple, list[_Connection]] = {}
         self._ssl: ssl.SSLContext | None = None
-        self._files: httpx2.AsyncBaseTransport | None = None
+        self._via: dict[tuple, str | None] = {}
+        self._httpx: dict[str | None, httpx2.AsyncBaseTransport] = {}
+
+    def _proxy(self, key: tuple, url: httpx2.URL) -> str | None:
+        """Return the proxy a request to the key's host goes through, or None."""
+        if not self.proxies:
+            return None
+        if key not in self._via:
+            self._via[key] = proxy_for(self.proxies, url.scheme, url.host)
+        return self._via[key]
+
+    def _httpx_transport(self, proxy: str | None) -> httpx2.AsyncBaseTransport:
+        """Return httpx2's own transport, direct or through one proxy, made on first use."""
+        if proxy not in self._httpx:
+            self._httpx[proxy] = httpx2.AsyncHTTPTransport(
+                limits=DEFAULT_CONNECTION_LIMITS, proxy=proxy
+            )
+        return self._httpx[proxy]
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         try:
             body = None if _is_file_transfer(request) else request.content
         except httpx2.RequestNotRead:  # a streamed upload
             body = None
-        if body is None:
-            if self._files is None:
-                self._files = httpx2.AsyncHTTPTransport(limits=DEFAULT_CONNECTION_LIMITS)
-            return await self._files.handle_async_request(request)
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.timeout
-        timeouts = request.extensions.get("timeout") or {}
         url = request.url
         key = (url.raw_scheme, url.raw_host, url.port)
+        proxy = self._proxy(key, url)
+        if body is None:
+            return await self._httpx_transport(proxy).handle_async_request(request)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.timeout
+        if proxy is not None:
+            return await self._through_proxy(proxy, request, deadline)
+        timeouts = request.extensions.get("timeout") or {}
         conn = await self._connect(key, request, deadline, timeouts.get("connect"))
         try:
             head = await self._exchange(conn, request, body, deadline, timeouts.get("read"))
@@ -253,6 +313,26 @@ class Http11Transport(httpx2.AsyncBaseTransport):
             headers=head.headers.raw_items(),
             stream=_Body(self, key, conn, request, deadline, timeouts.get("read")),
             extensions={"http_version": b"HTTP/1.1", "reason_phrase": bytes(head.reason)},
+        )
+
+    async def _through_proxy(
+        self, proxy: str, request: httpx2.Request, deadline: float
+    ) -> httpx2.Response:
+        """Send through httpx2's proxy transport, which does CONNECT and TLS, bounded alike."""
+        try:
+            async with asyncio.timeout_at(deadline):
+                response = await self._httpx_transport(proxy).handle_async_request(request)
+        except TimeoutError:
+            raise httpx2.ReadTimeout("no response within the timeout", request=request) from None
+        length = response.headers.get("content-length", "")
+        if length.isdigit() and int(length) > self.limit:
+            await response.aclose()
+            raise ResponseTooLarge(request, self.limit)
+        return httpx2.Response(
+            status_code=response.status_code,
+            headers=response.headers,
+            stream=_ProxiedBody(response.stream, request, deadline, self.limit),
+            extensions=response.extensions,
         )
 
     async def _exchange(
@@ -335,8 +415,9 @@ class Http11Transport(httpx2.AsyncBaseTransport):
             for conn in idle:
                 conn.close()
         self._idle.clear()
-        if self._files is not None:
-            await self._files.aclose()
+        for transport in self._httpx.values():
+            await transport.aclose()
+        self._httpx.clear()
 
 
 _KEEPALIVE = DEFAULT_CONNECTION_LIMITS.keepalive_expiry or 5.0
@@ -344,5 +425,8 @@ _MAX_IDLE = DEFAULT_CONNECTION_LIMITS.max_keepalive_connections or 100
 
 
 def bounded_http_client(timeout: float, limit: int = MAX_RESPONSE_BYTES) -> httpx2.AsyncClient:
-    """Return the SDK's default async HTTP client on this transport, with its deadline and cap."""
+    """Return the SDK's default async HTTP client on this transport, with its deadline and cap.
+
+    The transport reads the proxy settings once, here, as httpx2 would for its own client.
+    """
     return DefaultAsyncHttpxClient(transport=Http11Transport(timeout, limit), timeout=timeout)

@@ -26,6 +26,7 @@ from generator.citations import resolve_originals
 from generator.clock import now as clock_now
 from generator.errors import PrepguideError
 from generator.ledger import Ledger, LedgerRow, Outcome
+from generator.proxies import environment_proxies
 from generator.sources import Source
 
 USER_AGENT = f"prepguide/{__version__} (+link checker)"
@@ -469,13 +470,6 @@ def make_client(timeout: float, proxy: str | None = None) -> httpx2.AsyncClient:
         trust_env=False,
         proxy=proxy,
     )
-
-
-def environment_proxies() -> dict[str, str]:
-    """Return the proxy URL per scheme from HTTP_PROXY, HTTPS_PROXY and ALL_PROXY."""
-    found = urllib.request.getproxies_environment()
-    by_scheme = {scheme: found.get(scheme) or found.get("all") for scheme in ("http", "https")}
-    return {scheme: url for scheme, url in by_scheme.items() if url}
 
 
 def _pin(client: httpx2.AsyncClient, checker: LinkChecker) -> None:

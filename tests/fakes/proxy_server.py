@@ -1,4 +1,4 @@
-"""A loopback forward HTTP proxy that sends every request to one upstream server."""
+"""A loopback forward HTTP proxy that sends every request to one upstream server, streaming."""
 
 from __future__ import annotations
 
@@ -17,26 +17,37 @@ class _Handler(BaseHTTPRequestHandler):
     def _forward(self) -> None:
         self.server.seen.append((self.command, self.path, self.headers.get("Host")))
         target = urlsplit(self.path)
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length else None
         upstream = http.client.HTTPConnection(*self.server.upstream, timeout=5)
         try:
             path = target.path + (f"?{target.query}" if target.query else "")
             headers = {k: v for k, v in self.headers.items() if k.lower() != "proxy-connection"}
-            upstream.request(self.command, path or "/", headers=headers)
+            upstream.request(self.command, path or "/", body=body, headers=headers)
             answer = upstream.getresponse()
-            body = answer.read()
+            size = answer.getheader("Content-Length")
+            data = answer.read() if size is None else b""
+            self.send_response(answer.status)
+            for name, value in answer.getheaders():
+                if name.lower() not in ("transfer-encoding", "connection", "content-length"):
+                    self.send_header(name, value)
+            self.send_header("Content-Length", size or str(len(data)))
+            self.end_headers()
+            if self.command == "HEAD":
+                return
+            self.wfile.write(data)
+            # A body with a length is passed on as it arrives, so a slow answer stays slow.
+            while part := answer.read1(65536) if size is not None else b"":
+                self.wfile.write(part)
+                self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client hung up
         finally:
             upstream.close()
-        self.send_response(answer.status)
-        for name, value in answer.getheaders():
-            if name.lower() not in ("transfer-encoding", "connection", "content-length"):
-                self.send_header(name, value)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
 
     do_GET = _forward
     do_HEAD = _forward
+    do_POST = _forward
 
 
 class _ProxyHTTPServer(ThreadingHTTPServer):
