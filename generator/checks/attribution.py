@@ -10,14 +10,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from generator.checks.base import (
-    CheckContext,
-    ParsedGuide,
-    finding,
-    grounding_text,
-    quote,
-    sentences,
-)
+from generator.checks.analysis import analysis
+from generator.checks.base import CheckContext, ParsedGuide, finding, grounding_text, quote
 from generator.checks.prefilter import gated
 from generator.checks.subjects import company_mentions, mentions_document
 from generator.findings import Finding
@@ -256,10 +250,11 @@ def check_attribution(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
     reader_patterns = ATTRIBUTION_PATTERNS[:1]
     source_text = normalized_source(grounding_text(ctx.source))
     findings = []
+    shared = analysis(guide, ctx)
     for block in guide.blocks:
         if not mentions.search(block.text) and not mentions_document(block.text):
             continue
-        for sentence in sentences(block.text):
+        for sentence in shared.sentences(block.text):
             if not mentions.search(sentence) and not mentions_document(sentence):
                 continue
             if block.section == REPORTS:

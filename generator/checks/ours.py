@@ -7,11 +7,11 @@ import re
 from generator.checks.analysis import analysis
 from generator.checks.base import (
     LIST_ITEM,
-    SENTENCE_END,
     CheckContext,
     ParsedGuide,
     finding,
     quote,
+    split_sentences,
 )
 from generator.checks.stepform import (
     form_problem,
@@ -179,7 +179,7 @@ def _steps(guide: ParsedGuide) -> list[Finding]:
     for index, item in enumerate(items):
         problem = None
         first = words(item)[:1]
-        if len([p for p in SENTENCE_END.split(item) if p.strip()]) > 1:
+        if len([p for p in split_sentences(item) if p.strip()]) > 1:
             problem = "is more than one sentence"
         elif (
             not first

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
 
-from generator.checks.base import SENTENCE_END
+from generator.checks.base import split_sentences
 from generator.quotes import normalize
 from generator.sources import Source
 
@@ -213,7 +213,7 @@ LEAD_IN = re.compile(
 
 
 def split_units(text: str) -> list[str]:
-    return [p.strip() for p in SENTENCE_END.split(text) if p and p.strip()]
+    return [p.strip() for p in split_sentences(text) if p and p.strip()]
 
 
 @dataclass(frozen=True)
