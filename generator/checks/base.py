@@ -67,10 +67,12 @@ class ParsedGuide:
 Rule = Callable[[ParsedGuide, CheckContext], list[Finding]]
 
 SENTENCE_END = re.compile(r"(?<=[.!?])[\"”’)]*\s+(?=\S)|\n\s*\n|\n(?=\s*(?:[-*+]|\d+[.)])\s)")
-# SENTENCE_END with its end mark matched instead of looked behind: the scan can then skip to
-# the next mark or newline instead of trying the pattern at every offset. A match that starts
-# at a mark ends the sentence one character after its start.
-_SENTENCE_BREAK = re.compile(r"[.!?][\"”’)]*\s+(?=\S)|\n\s*\n|\n(?=\s*(?:[-*+]|\d+[.)])\s)")
+# SENTENCE_END with its end mark or newline matched first (and looked back at): the scan can
+# then skip to the next mark or newline instead of trying the pattern at every offset. A match
+# that starts at a mark ends the sentence one character after its start.
+_SENTENCE_BREAK = re.compile(
+    r"[.!?\n](?:(?<=[.!?])[\"”’)]*\s+(?=\S)|(?<=\n)\s*\n|(?<=\n)(?=\s*(?:[-*+]|\d+[.)])\s))"
+)
 LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(.*\S)\s*$")
 
 

@@ -53,7 +53,9 @@ def check_leftovers(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
         (BOILERPLATE, "leftovers.boilerplate", "model boilerplate", True),
     )
     for block in guide.blocks:
-        text = block.text.translate(APOSTROPHES)
+        text = block.text
+        if "’" in text or "‘" in text:
+            text = text.translate(APOSTROPHES)
         lowered = text.lower()
         for (pattern, rule, what, sourced_ok), hints in zip(kinds, LEFTOVER_HINTS, strict=True):
             if not any(hint in lowered for hint in hints):

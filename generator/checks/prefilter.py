@@ -148,8 +148,20 @@ class Names:
     def search(self, text: str, *args) -> re.Match[str] | None:
         if args:
             return self.compiled.search(text, *args)
-        found = self._matches(text)
-        return found[0] if found else None
+        last = self._last
+        if last[0] is text:
+            return last[1][0] if last[1] else None
+        lowered = _lowered(text) if self.starts is not None else None
+        if lowered is None:
+            return self.compiled.search(text)
+        at = 0  # the first match of _matches, without scanning on for the others
+        search, match = self.starts.search, self.compiled.match
+        while (start := search(lowered, at)) is not None:
+            hit = match(text, start.start())
+            if hit is not None:
+                return hit
+            at = start.start() + 1
+        return None
 
     def sub(self, repl, text: str, *args) -> str:
         if args or not callable(repl):
