@@ -164,7 +164,7 @@ CURRENCY_SIGNS = "$€£¥"
 MONTH_STARTS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Figure:
     """One stated figure: its text and a normalised key."""
 
@@ -333,8 +333,11 @@ def _scan(text: str) -> list[tuple[int, Figure]]:
     lowered = text.lower()
     digits = DIGIT.search(text) is not None
     scale_words = any(word in lowered for word in SCALE_TRIGGERS)
-    if not digits and not scale_words and not any(w in lowered for w in MULTIPLIER_TRIGGERS):
-        return []
+    multipliers = None
+    if not digits and not scale_words:
+        multipliers = any(w in lowered for w in MULTIPLIER_TRIGGERS)
+        if not multipliers:
+            return []
     plain = _plain(text)
     text = _clean(text) if digits else text
     runs = _run_starts(text) if digits else []
@@ -350,12 +353,15 @@ def _scan(text: str) -> list[tuple[int, Figure]]:
     if spans:
         text = _mask(text, spans)
         spans = []
-    for pattern, kind, triggers, words in (
-        (MULTIPLIER, "mult", MULTIPLIER_TRIGGERS, MULTIPLIER_WORDS),
-        (VAGUE_WORD, "vague", VAGUE_TRIGGERS, VAGUE),
-        (BARE_SCALE, "bare", SCALE_TRIGGERS, BARE_WORDS),
+    if multipliers is None:
+        multipliers = any(w in lowered for w in MULTIPLIER_TRIGGERS)
+    vague = any(w in lowered for w in VAGUE_TRIGGERS)
+    for pattern, kind, present, words in (
+        (MULTIPLIER, "mult", multipliers, MULTIPLIER_WORDS),
+        (VAGUE_WORD, "vague", vague, VAGUE),
+        (BARE_SCALE, "bare", scale_words, BARE_WORDS),
     ):
-        if not any(word in lowered for word in triggers):
+        if not present:
             continue
         found = (
             _matches(pattern, text, _positions(lowered, words)) if plain else pattern.finditer(text)

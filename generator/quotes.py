@@ -40,7 +40,7 @@ TYPOGRAPHY = str.maketrans(
 EDGE_PUNCTUATION = " \t\n.,;:!?\"'"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Quote:
     """One quotation in a text."""
 

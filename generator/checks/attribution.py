@@ -11,12 +11,12 @@ import re
 from functools import lru_cache
 
 from generator.checks.analysis import analysis
-from generator.checks.base import CheckContext, ParsedGuide, finding, grounding_text, quote
+from generator.checks.base import CheckContext, ParsedGuide, finding, quote
 from generator.checks.prefilter import gated
 from generator.checks.subjects import company_mentions, mentions_document
 from generator.findings import Finding
 from generator.guides import REPORTS
-from generator.quotes import QUOTED, normalized_source
+from generator.quotes import QUOTED
 
 ADVICE = (
     r"recommend(?:s|ed|ing)?|advis(?:e|es|ed|ing)|endors(?:e|es|ed|ing)|urg(?:e|es|ed)"
@@ -248,7 +248,6 @@ def check_attribution(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
     """Refuse advice, recommendations or endorsements put in the company's or publisher's mouth."""
     mentions = company_mentions(ctx)
     reader_patterns = ATTRIBUTION_PATTERNS[:1]
-    source_text = normalized_source(grounding_text(ctx.source))
     findings = []
     shared = analysis(guide, ctx)
     for block in guide.blocks:
@@ -261,7 +260,7 @@ def check_attribution(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
                 hit = _attributed_advice(sentence, mentions, reader_patterns)
                 if hit is None or not AUDIENCE.search(sentence):
                     continue
-                if " ".join(sentence.casefold().split()) in source_text:
+                if " ".join(sentence.casefold().split()) in shared.normalized_source:
                     continue
             else:
                 hit = _attributed_advice(sentence, mentions, ATTRIBUTION_PATTERNS)

@@ -41,7 +41,7 @@ class CheckContext:
     companies: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Block:
     """A piece of prose a rule reads: a section's heading and text, or the preamble."""
 
