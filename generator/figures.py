@@ -124,6 +124,7 @@ WORD_QUANTITY = re.compile(
     re.VERBOSE,
 )
 NUMBER_WORD = re.compile(rf"(?i)\b(?:{_WORDS})\b")
+NUMBER_WORD_LOWER = re.compile(rf"\b(?:{_WORDS})\b")  # NUMBER_WORD for lower-case text
 BARE_SCALE = re.compile(rf"(?<![\w-])(?i:(?P<sw>{_SCALE_WORDS}|dozen))(?![\w-])")
 VAGUE_WORD = re.compile(
     r"(?<![\w-])(?i:(?P<word>dozens|hundreds|thousands|millions|billions|trillions))\b"
@@ -420,18 +421,22 @@ def _currency_starts(text: str, lowered: str) -> set[int]:
     return _positions(text, CURRENCY_SIGNS) | _positions(lowered, ("usd", "eur", "gbp"))
 
 
-def _quantity_matches(text: str, lowered: str | None, runs: list[int]) -> list[re.Match[str]]:
+def _quantity_matches(
+    text: str, lowered: str | None, runs: list[int], currency: set[int]
+) -> list[re.Match[str]]:
     if lowered is None:
         return list(QUANTITY.finditer(text))
-    starts = _currency_starts(text, lowered).union(runs)
+    starts = currency.union(runs)
     starts.update(start - 1 for start in runs if start and text[start - 1] == ".")
     return _matches(QUANTITY, text, starts)
 
 
-def _word_quantity_matches(text: str, lowered: str | None) -> list[re.Match[str]]:
+def _word_quantity_matches(
+    text: str, lowered: str | None, currency: set[int]
+) -> list[re.Match[str]]:
     if lowered is None:
         return list(WORD_QUANTITY.finditer(text))
-    starts = _currency_starts(text, lowered)
+    starts = set(currency)
     # A number word, one separator, then the scale, "times" or "fold": "a billion", "two-fold".
     for after in _positions(lowered, (*SCALES_SPELLED, "times", "fold")):
         start = after - 1
@@ -451,10 +456,11 @@ def _quantities(
     digits: bool,
     scale_words: bool,
 ) -> None:
-    quantities = _quantity_matches(text, lowered, runs) if digits else []
+    currency = _currency_starts(text, lowered) if lowered is not None else set()
+    quantities = _quantity_matches(text, lowered, runs, currency) if digits else []
     if scale_words:
         taken = [m.span() for m in quantities]
-        for match in _word_quantity_matches(text, lowered):
+        for match in _word_quantity_matches(text, lowered, currency):
             if not any(start < match.end() and match.start() < end for start, end in taken):
                 quantities.append(match)
         quantities.sort(key=lambda m: m.start())
@@ -536,7 +542,7 @@ def _number_words(text: str) -> set[str]:
         return set(NUMBER_WORD.findall(text))
     if text.isascii():
         # lower() maps ASCII letters one to one and keeps every word boundary.
-        return set(WORD_RUN.findall(text.lower())).intersection(WORD_NUMBERS)
+        return set(NUMBER_WORD_LOWER.findall(text.lower()))
     return {word for word in set(WORD_RUN.findall(text)) if word.lower() in WORD_NUMBERS}
 
 

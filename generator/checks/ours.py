@@ -133,7 +133,6 @@ def check_ours(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
     """Refuse copied record sentences in our sections, long headings and non-steps."""
     findings = []
     shared = analysis(guide, ctx)
-    where = shared.record_file
     sources = copy_sources(shared.index)
     for key in (INTERPRETATION, CASE_STUDY, PRACTICE):
         section = guide.section(key)
@@ -150,8 +149,8 @@ def check_ours(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
                         "error",
                         key,
                         f"{quote(sentence)} copies the source sentence {quote(source, 100)} of "
-                        f"{where}; our sections are ours: quote it under 'What … reports' "
-                        "instead, or write our own sentence",
+                        f"{shared.record_file}; our sections are ours: quote it under 'What … "
+                        "reports' instead, or write our own sentence",
                     )
                 )
     interpretation = guide.section(INTERPRETATION)
