@@ -295,13 +295,20 @@ def _matches(pattern: re.Pattern[str], text: str, starts: Iterable[int]) -> list
     return found
 
 
-def _run_starts(text: str) -> list[int]:
-    """Return where each run of digits starts; a figure never starts inside one.
+def _run_starts(text: str) -> tuple[list[int], bool]:
+    """Return where each run of digits starts (a figure never starts inside one), and whether
+    a run has four digits or more (YEAR.search(text) finds one).
 
     Masking a matched figure blanks whole runs, so the runs of the cleaned text cover every
     later masked copy of it.
     """
-    return [match.start() for match in DIGIT_RUN.finditer(text)]
+    starts, year = [], False
+    for match in DIGIT_RUN.finditer(text):
+        start = match.start()
+        starts.append(start)
+        if not year and match.end() - start >= 4:
+            year = True
+    return starts, year
 
 
 def _identifier_starts(text: str, runs: list[int]) -> set[int]:
@@ -341,11 +348,11 @@ def _scan(text: str) -> list[tuple[int, Figure]]:
             return []
     plain = _plain(text)
     text = _clean(text) if digits else text
-    runs = _run_starts(text) if digits else []
+    runs, year = _run_starts(text) if digits else ([], False)
     figures: list[tuple[int, Figure]] = []
     spans: list[tuple[int, int]] = []
     if digits:
-        _dates(text, lowered if plain else None, runs, figures, spans)
+        _dates(text, lowered if plain else None, runs, year, figures, spans)
     if spans:
         text = _mask(text, spans)
         spans = []
@@ -396,10 +403,11 @@ def _dates(
     text: str,
     lowered: str | None,
     runs: list[int],
+    year: bool,
     figures: list[tuple[int, Figure]],
     spans: list[tuple[int, int]],
 ) -> None:
-    if YEAR.search(text) is None:
+    if not year:
         return
     for match in _matches(ISO_DATE, text, runs):
         figures.append((match.start(), Figure(match.group(), "date", label=match.group())))

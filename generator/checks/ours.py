@@ -178,7 +178,9 @@ def _steps(guide: ParsedGuide) -> list[Finding]:
     for index, item in enumerate(items):
         problem = None
         first = words(item)[:1]
-        if len([p for p in split_sentences(item) if p.strip()]) > 1:
+        # A break needs an end mark or a newline with more text after it.
+        broken = any(mark in item[:-1] for mark in ".!?\n")
+        if broken and len([p for p in split_sentences(item) if p.strip()]) > 1:
             problem = "is more than one sentence"
         elif (
             not first
