@@ -146,7 +146,10 @@ def main() -> None:
     print(f"checked {len(pairs)} guides in {elapsed:.2f}s wall, {cpu:.2f}s CPU (one process)")
     print(f"{rate:,.0f} guides/s wall clock; {cpu_rate:,.0f} guides/s per CPU second")
     print(f"error findings: {errors} (expected 0 for these complete records)")
-    print(f"target >= {TARGET} guides/s: {'met' if rate >= TARGET else 'NOT met'} (wall clock)")
+    print(
+        f"target >= {TARGET} guides/s: {'met' if cpu_rate >= TARGET else 'NOT met'} per CPU "
+        f"second, {'met' if rate >= TARGET else 'NOT met'} wall clock"
+    )
     if args.workers:
         with tempfile.TemporaryDirectory() as tmp:
             root = Path(tmp) / "ws"
