@@ -88,8 +88,14 @@ def copy_sources(index: RecordIndex) -> tuple[tuple[frozenset[str], str, str], .
     )
 
 
-def copied(sentence: str, ctx: CheckContext, sources=None) -> str | None:
-    """Return the record sentence a sentence of ours copies (verbatim or 80 % of 8+ tokens)."""
+def copied(
+    sentence: str, ctx: CheckContext, sources=None, every: frozenset[str] | None = None
+) -> str | None:
+    """Return the record sentence a sentence of ours copies (verbatim or 80 % of 8+ tokens).
+
+    every, when given, holds the stems of all the sources: a sentence sharing too few of them
+    overlaps no one source enough, so only the verbatim test is left.
+    """
     if sentence.startswith(("“", '"')) and QUOTED.search(sentence) is None:
         return None  # a quotation standing as its own sentence: the splitter took its end
     text = QUOTED.sub(" ", sentence) if '"' in sentence or "“" in sentence else sentence
@@ -100,8 +106,9 @@ def copied(sentence: str, ctx: CheckContext, sources=None) -> str | None:
         sources = copy_sources(record_index(ctx.source))
     norm = normalize(text).rstrip(".!? ")
     need = COPY_SHARE * len(tokens)
+    overlaps = every is None or len(tokens & every) >= need
     for all_stems, long_norm, source in sources:
-        if len(tokens & all_stems) >= need or (long_norm and long_norm in norm):
+        if (overlaps and len(tokens & all_stems) >= need) or (long_norm and long_norm in norm):
             return source
     return None
 
@@ -134,6 +141,7 @@ def check_ours(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
     findings = []
     shared = analysis(guide, ctx)
     sources = copy_sources(shared.index)
+    every = frozenset().union(*(stems for stems, _, _ in sources))
     for key in (INTERPRETATION, CASE_STUDY, PRACTICE):
         section = guide.section(key)
         if section is None:
@@ -141,7 +149,7 @@ def check_ours(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
         for sentence in shared.sentences(section.text):
             item = LIST_ITEM.match(sentence)
             sentence = item.group(1) if item else sentence
-            source = copied(sentence, ctx, sources)
+            source = copied(sentence, ctx, sources, every)
             if source is not None:
                 findings.append(
                     finding(
