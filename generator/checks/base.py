@@ -94,9 +94,10 @@ def _breaks(text: str) -> Iterator[tuple[int, int]]:
 def split_sentences(text: str) -> list[str]:
     """Return SENTENCE_END.split(text): the pieces between sentence breaks, unstripped."""
     pieces, last = [], 0
-    for start, end in _breaks(text):
-        pieces.append(text[last:start])
-        last = end
+    for match in _SENTENCE_BREAK.finditer(text):  # _breaks, inlined: this runs per block
+        start = match.start()
+        pieces.append(text[last : start if text[start] == "\n" else start + 1])
+        last = match.end()
     pieces.append(text[last:])
     return pieces
 
