@@ -124,6 +124,7 @@ WORD_QUANTITY = re.compile(
     re.VERBOSE,
 )
 NUMBER_WORD = re.compile(rf"(?i)\b(?:{_WORDS})\b")
+NUMBER_WORD_LOWER = re.compile(rf"\b(?:{_WORDS})\b")  # NUMBER_WORD for lower-case text
 BARE_SCALE = re.compile(rf"(?<![\w-])(?i:(?P<sw>{_SCALE_WORDS}|dozen))(?![\w-])")
 VAGUE_WORD = re.compile(
     r"(?<![\w-])(?i:(?P<word>dozens|hundreds|thousands|millions|billions|trillions))\b"
@@ -164,7 +165,7 @@ CURRENCY_SIGNS = "$€£¥"
 MONTH_STARTS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Figure:
     """One stated figure: its text and a normalised key."""
 
@@ -294,13 +295,20 @@ def _matches(pattern: re.Pattern[str], text: str, starts: Iterable[int]) -> list
     return found
 
 
-def _run_starts(text: str) -> list[int]:
-    """Return where each run of digits starts; a figure never starts inside one.
+def _run_starts(text: str) -> tuple[list[int], bool]:
+    """Return where each run of digits starts (a figure never starts inside one), and whether
+    a run has four digits or more (YEAR.search(text) finds one).
 
     Masking a matched figure blanks whole runs, so the runs of the cleaned text cover every
     later masked copy of it.
     """
-    return [match.start() for match in DIGIT_RUN.finditer(text)]
+    starts, year = [], False
+    for match in DIGIT_RUN.finditer(text):
+        start = match.start()
+        starts.append(start)
+        if not year and match.end() - start >= 4:
+            year = True
+    return starts, year
 
 
 def _identifier_starts(text: str, runs: list[int]) -> set[int]:
@@ -333,15 +341,18 @@ def _scan(text: str) -> list[tuple[int, Figure]]:
     lowered = text.lower()
     digits = DIGIT.search(text) is not None
     scale_words = any(word in lowered for word in SCALE_TRIGGERS)
-    if not digits and not scale_words and not any(w in lowered for w in MULTIPLIER_TRIGGERS):
-        return []
+    multipliers = None
+    if not digits and not scale_words:
+        multipliers = any(w in lowered for w in MULTIPLIER_TRIGGERS)
+        if not multipliers:
+            return []
     plain = _plain(text)
     text = _clean(text) if digits else text
-    runs = _run_starts(text) if digits else []
+    runs, year = _run_starts(text) if digits else ([], False)
     figures: list[tuple[int, Figure]] = []
     spans: list[tuple[int, int]] = []
     if digits:
-        _dates(text, lowered if plain else None, runs, figures, spans)
+        _dates(text, lowered if plain else None, runs, year, figures, spans)
     if spans:
         text = _mask(text, spans)
         spans = []
@@ -350,12 +361,15 @@ def _scan(text: str) -> list[tuple[int, Figure]]:
     if spans:
         text = _mask(text, spans)
         spans = []
-    for pattern, kind, triggers, words in (
-        (MULTIPLIER, "mult", MULTIPLIER_TRIGGERS, MULTIPLIER_WORDS),
-        (VAGUE_WORD, "vague", VAGUE_TRIGGERS, VAGUE),
-        (BARE_SCALE, "bare", SCALE_TRIGGERS, BARE_WORDS),
+    if multipliers is None:
+        multipliers = any(w in lowered for w in MULTIPLIER_TRIGGERS)
+    vague = any(w in lowered for w in VAGUE_TRIGGERS)
+    for pattern, kind, present, words in (
+        (MULTIPLIER, "mult", multipliers, MULTIPLIER_WORDS),
+        (VAGUE_WORD, "vague", vague, VAGUE),
+        (BARE_SCALE, "bare", scale_words, BARE_WORDS),
     ):
-        if not any(word in lowered for word in triggers):
+        if not present:
             continue
         found = (
             _matches(pattern, text, _positions(lowered, words)) if plain else pattern.finditer(text)
@@ -389,10 +403,11 @@ def _dates(
     text: str,
     lowered: str | None,
     runs: list[int],
+    year: bool,
     figures: list[tuple[int, Figure]],
     spans: list[tuple[int, int]],
 ) -> None:
-    if YEAR.search(text) is None:
+    if not year:
         return
     for match in _matches(ISO_DATE, text, runs):
         figures.append((match.start(), Figure(match.group(), "date", label=match.group())))
@@ -414,18 +429,22 @@ def _currency_starts(text: str, lowered: str) -> set[int]:
     return _positions(text, CURRENCY_SIGNS) | _positions(lowered, ("usd", "eur", "gbp"))
 
 
-def _quantity_matches(text: str, lowered: str | None, runs: list[int]) -> list[re.Match[str]]:
+def _quantity_matches(
+    text: str, lowered: str | None, runs: list[int], currency: set[int]
+) -> list[re.Match[str]]:
     if lowered is None:
         return list(QUANTITY.finditer(text))
-    starts = _currency_starts(text, lowered).union(runs)
+    starts = currency.union(runs)
     starts.update(start - 1 for start in runs if start and text[start - 1] == ".")
     return _matches(QUANTITY, text, starts)
 
 
-def _word_quantity_matches(text: str, lowered: str | None) -> list[re.Match[str]]:
+def _word_quantity_matches(
+    text: str, lowered: str | None, currency: set[int]
+) -> list[re.Match[str]]:
     if lowered is None:
         return list(WORD_QUANTITY.finditer(text))
-    starts = _currency_starts(text, lowered)
+    starts = set(currency)
     # A number word, one separator, then the scale, "times" or "fold": "a billion", "two-fold".
     for after in _positions(lowered, (*SCALES_SPELLED, "times", "fold")):
         start = after - 1
@@ -445,10 +464,11 @@ def _quantities(
     digits: bool,
     scale_words: bool,
 ) -> None:
-    quantities = _quantity_matches(text, lowered, runs) if digits else []
+    currency = _currency_starts(text, lowered) if lowered is not None else set()
+    quantities = _quantity_matches(text, lowered, runs, currency) if digits else []
     if scale_words:
         taken = [m.span() for m in quantities]
-        for match in _word_quantity_matches(text, lowered):
+        for match in _word_quantity_matches(text, lowered, currency):
             if not any(start < match.end() and match.start() < end for start, end in taken):
                 quantities.append(match)
         quantities.sort(key=lambda m: m.start())
@@ -530,7 +550,7 @@ def _number_words(text: str) -> set[str]:
         return set(NUMBER_WORD.findall(text))
     if text.isascii():
         # lower() maps ASCII letters one to one and keeps every word boundary.
-        return set(WORD_RUN.findall(text.lower())).intersection(WORD_NUMBERS)
+        return set(NUMBER_WORD_LOWER.findall(text.lower()))
     return {word for word in set(WORD_RUN.findall(text)) if word.lower() in WORD_NUMBERS}
 
 

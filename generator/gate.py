@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.checks import check_guide, has_errors
+from generator.checks import check_guide, check_run, has_errors
 from generator.errors import PrepguideError
 from generator.findings import Finding, count
 from generator.project import Project
@@ -49,10 +49,10 @@ def check_guides(
     """
     wanted = list(ids or project.guides.ids())
     processes = worker_count(jobs, len(wanted))
-    if processes > 1:
+    if wanted:  # loaded before the run, so that check_run freezes them (and workers share them)
         project.load_sources(processes)
         project.database_terms  # noqa: B018 - built once, before the workers fork
-    with WorkerMap(lambda guide_id: _check_one(project, guide_id), wanted, processes) as done:
+    with check_run(), WorkerMap(lambda g: _check_one(project, g), wanted, processes) as done:
         return list(done)
 
 

@@ -6,11 +6,13 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+# Every alternative starts with its opening mark (the check before ‘ looks back over it), so a
+# scan skips straight to the next mark.
 QUOTED = re.compile(
     r'"(?P<a>[^"\n]+)"'
     r"|“(?P<b>[^”\n]+)”"
     r"|«\s?(?P<c>[^»\n]+?)\s?»"
-    r"|(?<![\w’'])‘(?P<d>[^‘\n]+?)’(?![\w])"
+    r"|‘(?<![\w’']‘)(?P<d>[^‘\n]+?)’(?![\w])"
 )
 ELLIPSIS = re.compile(r"\s*(?:\.\s?\.\s?\.|…)\s*|\s*\[(?:\.\.\.|…)\]\s*")
 TYPOGRAPHY = str.maketrans(
@@ -38,7 +40,7 @@ TYPOGRAPHY = str.maketrans(
 EDGE_PUNCTUATION = " \t\n.,;:!?\"'"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Quote:
     """One quotation in a text."""
 
@@ -49,7 +51,9 @@ class Quote:
 @lru_cache(maxsize=4096)
 def normalize(text: str) -> str:
     """Fold case, quote style, dash style and whitespace."""
-    return " ".join(text.translate(TYPOGRAPHY).casefold().split())
+    if not text.isascii() or "`" in text:  # the only ASCII character TYPOGRAPHY maps
+        text = text.translate(TYPOGRAPHY)
+    return " ".join(text.casefold().split())
 
 
 @lru_cache(maxsize=4096)

@@ -8,9 +8,11 @@ import pytest
 
 from generator import figures
 from generator.checks.attribution import ATTRIBUTION_PATTERNS, ENTITY_MARK
-from generator.checks.base import entity_pattern
+from generator.checks.base import SENTENCE_END, entity_pattern, sentence_at, split_sentences
+from generator.checks.leftovers import BOILERPLATE, BOILERPLATE_LOWER
 from generator.checks.prefilter import Gated, Names
 from generator.codehash import import_closure
+from generator.quotes import QUOTED
 
 SENTENCES = [
     f"{ENTITY_MARK} recommends that you profile first.",
@@ -93,6 +95,55 @@ def test_number_words_are_found_as_whole_words_in_any_case():
     for text in texts:
         found = {word.casefold() for word in figures._number_words(text)}
         assert found == {word.casefold() for word in figures.NUMBER_WORD.findall(text)}
+
+
+BREAK_TEXTS = [
+    'It works. "Really." Then (it stops.)  Next!\n\nNew paragraph?\nnot a break',
+    "Steps:\n- one\n* two\n+ three\n1. four\n2) five\n\n\n3. six.",
+    "..  . ! ? ”  ’) x.\ty\u00a0. z",
+    "No break at the end.",
+    "",
+    "\n\n",
+]
+
+
+def test_sentence_breaks_are_the_look_behind_patterns_breaks():
+    for text in BREAK_TEXTS:
+        assert split_sentences(text) == SENTENCE_END.split(text), text
+        for position in range(len(text)):
+            start, end = 0, len(text)
+            for match in SENTENCE_END.finditer(text):
+                if match.end() <= position:
+                    start = match.end()
+                else:
+                    end = match.start()
+                    break
+            assert sentence_at(text, position) == text[start:end].strip(), (text, position)
+
+
+def test_quotations_are_found_as_with_the_opening_mark_looked_behind():
+    looked_behind = QUOTED.pattern.replace("|‘(?<![\\w’']‘)", "|(?<![\\w’'])‘")
+    assert looked_behind != QUOTED.pattern
+    reference = __import__("re").compile(looked_behind)
+    texts = ['“a” ‘b’ x‘c’ it’s ‘d’s «e» "f"', "‘‘x’ ’‘y’", "don’t ‘quote’, ‘this’x"]
+    for text in texts:
+        assert [(m.span(), m.groups()) for m in QUOTED.finditer(text)] == [
+            (m.span(), m.groups()) for m in reference.finditer(text)
+        ], text
+
+
+def test_boilerplate_is_found_in_lower_case_as_the_case_blind_pattern_finds_it():
+    texts = [
+        "AS AN AI language model, I CANNOT help.",
+        "As a Large Language Model I'M SORRY",
+        "i  apologize; My Training Data; Sure! Here are the guide notes",
+        "The model is a language model without boilerplate.",
+        "Here is your JSON",
+        "nothing to see",
+    ]
+    for text in texts:
+        lower = BOILERPLATE_LOWER.search(text.lower())
+        assert (lower and lower.span()) == ((m := BOILERPLATE.search(text)) and m.span()), text
 
 
 def test_the_checks_code_hash_covers_the_shared_analysis_and_prefilter():

@@ -10,19 +10,13 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from generator.checks.base import (
-    CheckContext,
-    ParsedGuide,
-    finding,
-    grounding_text,
-    quote,
-    sentences,
-)
+from generator.checks.analysis import analysis
+from generator.checks.base import CheckContext, ParsedGuide, finding, quote
 from generator.checks.prefilter import gated
 from generator.checks.subjects import company_mentions, mentions_document
 from generator.findings import Finding
 from generator.guides import REPORTS
-from generator.quotes import QUOTED, normalized_source
+from generator.quotes import QUOTED
 
 ADVICE = (
     r"recommend(?:s|ed|ing)?|advis(?:e|es|ed|ing)|endors(?:e|es|ed|ing)|urg(?:e|es|ed)"
@@ -254,19 +248,19 @@ def check_attribution(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
     """Refuse advice, recommendations or endorsements put in the company's or publisher's mouth."""
     mentions = company_mentions(ctx)
     reader_patterns = ATTRIBUTION_PATTERNS[:1]
-    source_text = normalized_source(grounding_text(ctx.source))
     findings = []
+    shared = analysis(guide, ctx)
     for block in guide.blocks:
         if not mentions.search(block.text) and not mentions_document(block.text):
             continue
-        for sentence in sentences(block.text):
+        for sentence in shared.sentences(block.text):
             if not mentions.search(sentence) and not mentions_document(sentence):
                 continue
             if block.section == REPORTS:
                 hit = _attributed_advice(sentence, mentions, reader_patterns)
                 if hit is None or not AUDIENCE.search(sentence):
                     continue
-                if " ".join(sentence.casefold().split()) in source_text:
+                if " ".join(sentence.casefold().split()) in shared.normalized_source:
                     continue
             else:
                 hit = _attributed_advice(sentence, mentions, ATTRIBUTION_PATTERNS)

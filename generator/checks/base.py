@@ -41,7 +41,7 @@ class CheckContext:
     companies: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Block:
     """A piece of prose a rule reads: a section's heading and text, or the preamble."""
 
@@ -67,6 +67,12 @@ class ParsedGuide:
 Rule = Callable[[ParsedGuide, CheckContext], list[Finding]]
 
 SENTENCE_END = re.compile(r"(?<=[.!?])[\"”’)]*\s+(?=\S)|\n\s*\n|\n(?=\s*(?:[-*+]|\d+[.)])\s)")
+# SENTENCE_END with its end mark or newline matched first (and looked back at): the scan can
+# then skip to the next mark or newline instead of trying the pattern at every offset. A match
+# that starts at a mark ends the sentence one character after its start.
+_SENTENCE_BREAK = re.compile(
+    r"[.!?\n](?:(?<=[.!?])[\"”’)]*\s+(?=\S)|(?<=\n)\s*\n|(?<=\n)(?=\s*(?:[-*+]|\d+[.)])\s))"
+)
 LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(.*\S)\s*$")
 
 
@@ -78,9 +84,27 @@ def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
     return f"“{text}”"
 
 
+def _breaks(text: str) -> Iterator[tuple[int, int]]:
+    """Return the spans SENTENCE_END.finditer(text) finds."""
+    for match in _SENTENCE_BREAK.finditer(text):
+        start = match.start()
+        yield (start if text[start] == "\n" else start + 1), match.end()
+
+
+def split_sentences(text: str) -> list[str]:
+    """Return SENTENCE_END.split(text): the pieces between sentence breaks, unstripped."""
+    pieces, last = [], 0
+    for match in _SENTENCE_BREAK.finditer(text):  # _breaks, inlined: this runs per block
+        start = match.start()
+        pieces.append(text[last : start if text[start] == "\n" else start + 1])
+        last = match.end()
+    pieces.append(text[last:])
+    return pieces
+
+
 def sentences(text: str) -> Iterator[str]:
     """Split prose into sentences and list items."""
-    for part in SENTENCE_END.split(text):
+    for part in split_sentences(text):
         part = part.strip()
         if part:
             yield part
@@ -89,11 +113,11 @@ def sentences(text: str) -> Iterator[str]:
 def sentence_at(text: str, position: int) -> str:
     """Return the sentence or list item of a text that holds an offset."""
     start, end = 0, len(text)
-    for match in SENTENCE_END.finditer(text):
-        if match.end() <= position:
-            start = match.end()
+    for begin, stop in _breaks(text):
+        if stop <= position:
+            start = stop
         else:
-            end = match.start()
+            end = begin
             break
     return text[start:end].strip()
 

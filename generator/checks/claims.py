@@ -79,7 +79,7 @@ COMPANY_WORDS = frozenset(
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Quantity:
     """A figure of a sentence with the noun it counts and the rounding word before it."""
 

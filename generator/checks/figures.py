@@ -96,10 +96,9 @@ def restated(q: Quantity, sentence: str, ctx: CheckContext) -> bool:
 def check_figures(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
     """Require every figure to be in the record: an error in "reports" or about the company."""
     shared = analysis(guide, ctx)
-    where = shared.record_file
     if count := too_many_numbers(ctx.source.source_text, MAX_RECORD_NUMBERS):
         message = (
-            f"{where} holds {count} numbers, more than a record states (at most "
+            f"{shared.record_file} holds {count} numbers, more than a record states (at most "
             f"{MAX_RECORD_NUMBERS}); figures cannot be checked against it: shorten the record"
         )
         return [finding("figures.reports", "error", REPORTS, message)]
@@ -148,15 +147,15 @@ def check_figures(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
                     rule, severity = "figures.reports", "error"
                     message = (
                         f"figure {text!r} in {quote(sentence)} is not in the source (title, "
-                        f"summary, notes, scale of {where}); remove it, or add it to the record "
-                        "if the original states it"
+                        f"summary, notes, scale of {shared.record_file}); remove it, or add it to "
+                        "the record if the original states it"
                     )
                 elif about:
                     rule, severity = "figures.attributed", "error"
                     message = (
                         f"figure {text!r} in {quote(sentence)} is about the company or its "
-                        f"systems but {where} does not state it; remove the figure or the "
-                        "attribution"
+                        f"systems but {shared.record_file} does not state it; remove the figure "
+                        "or the attribution"
                     )
                 else:
                     rule, severity = "figures.prose", "warning"

@@ -6,7 +6,9 @@ import re
 
 from generator.checks.analysis import analysis
 from generator.checks.base import CheckContext, ParsedGuide, finding, quote, sentences
+from generator.checks.prefilter import EXOTIC_CHAR
 from generator.findings import Finding
+from generator.guides import DISCLAIMER
 
 TEMPLATE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}|\{\{|\}\}|\{%|%\}|\$\{?[a-z_]\w*\}?")
 PLACEHOLDER = re.compile(
@@ -23,6 +25,9 @@ BOILERPLATE = re.compile(
     r"|\bhere\s+(?:is|are)\s+(?:the|your)\s+(?:guide|draft|json|response|summary)\b)"
 )
 APOSTROPHES = str.maketrans({"’": "'", "‘": "'"})
+# BOILERPLATE for lower-case text: it matches text.lower() where BOILERPLATE matches text, for
+# a text without a character that matches an ASCII letter only case aside (prefilter.EXOTIC).
+BOILERPLATE_LOWER = re.compile(BOILERPLATE.pattern[4:-1].replace(r"\bI\s", r"\bi\s"))
 # Substrings (lower case) without which a leftover pattern cannot match; they spare the scan.
 LEFTOVER_HINTS = (
     ("{", "}", "$"),
@@ -52,12 +57,31 @@ def check_leftovers(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
         (PLACEHOLDER, "leftovers.placeholder", "placeholder text", True),
         (BOILERPLATE, "leftovers.boilerplate", "model boilerplate", True),
     )
+    # A section's block is its heading and text, both verbatim in the body, joined by a blank
+    # line that no hint spans: hints the whole body lacks are in no section. The preamble's
+    # block is re-spaced, so it is always searched itself.
+    body = guide.body
+    if "’" in body or "‘" in body:
+        body = body.translate(APOSTROPHES)
+    body = body.lower()
+    in_body = [any(hint in body for hint in hints) for hints in LEFTOVER_HINTS]
     for block in guide.blocks:
-        text = block.text.translate(APOSTROPHES)
+        text = block.text
+        if "’" in text or "‘" in text:
+            text = text.translate(APOSTROPHES)
         lowered = text.lower()
-        for (pattern, rule, what, sourced_ok), hints in zip(kinds, LEFTOVER_HINTS, strict=True):
-            if not any(hint in lowered for hint in hints):
+        preamble = block.section == DISCLAIMER
+        for (pattern, rule, what, sourced_ok), hints, anywhere in zip(
+            kinds, LEFTOVER_HINTS, in_body, strict=True
+        ):
+            if not (anywhere or preamble) or not any(hint in lowered for hint in hints):
                 continue
+            if (
+                pattern is BOILERPLATE
+                and BOILERPLATE_LOWER.search(lowered) is None
+                and EXOTIC_CHAR.search(text) is None
+            ):
+                continue  # the same answer as a scan of the text, found three times faster
             for match in pattern.finditer(text):
                 if sourced_ok:
                     if source_text is None:

@@ -49,13 +49,16 @@ def _may_link(text: str) -> bool:
 
 def check_links(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
     """Refuse any URL, link or host in the prose that is not one of the citations."""
-    urls = {_url_key(view.url) for view in ctx.originals if view.url}
-    hosts = {_host(view.url) for view in ctx.originals if view.url}
+    urls: set[str] | None = None
+    hosts: set[str] = set()
     findings = []
     for block in guide.blocks:
         text = block.text
         if not _may_link(text):
             continue
+        if urls is None:  # only a guide whose prose may hold a link needs the citations' keys
+            urls = {_url_key(view.url) for view in ctx.originals if view.url}
+            hosts = {_host(view.url) for view in ctx.originals if view.url}
         found: list[tuple[str, bool]] = []
         for match in MD_TARGET.finditer(text):
             target = match.group(1)

@@ -7,11 +7,11 @@ import re
 from generator.checks.analysis import analysis
 from generator.checks.base import (
     LIST_ITEM,
-    SENTENCE_END,
     CheckContext,
     ParsedGuide,
     finding,
     quote,
+    split_sentences,
 )
 from generator.checks.stepform import (
     form_problem,
@@ -88,8 +88,14 @@ def copy_sources(index: RecordIndex) -> tuple[tuple[frozenset[str], str, str], .
     )
 
 
-def copied(sentence: str, ctx: CheckContext, sources=None) -> str | None:
-    """Return the record sentence a sentence of ours copies (verbatim or 80 % of 8+ tokens)."""
+def copied(
+    sentence: str, ctx: CheckContext, sources=None, every: frozenset[str] | None = None
+) -> str | None:
+    """Return the record sentence a sentence of ours copies (verbatim or 80 % of 8+ tokens).
+
+    every, when given, holds the stems of all the sources: a sentence sharing too few of them
+    overlaps no one source enough, so only the verbatim test is left.
+    """
     if sentence.startswith(("“", '"')) and QUOTED.search(sentence) is None:
         return None  # a quotation standing as its own sentence: the splitter took its end
     text = QUOTED.sub(" ", sentence) if '"' in sentence or "“" in sentence else sentence
@@ -100,8 +106,9 @@ def copied(sentence: str, ctx: CheckContext, sources=None) -> str | None:
         sources = copy_sources(record_index(ctx.source))
     norm = normalize(text).rstrip(".!? ")
     need = COPY_SHARE * len(tokens)
+    overlaps = every is None or len(tokens & every) >= need
     for all_stems, long_norm, source in sources:
-        if len(tokens & all_stems) >= need or (long_norm and long_norm in norm):
+        if (overlaps and len(tokens & all_stems) >= need) or (long_norm and long_norm in norm):
             return source
     return None
 
@@ -133,8 +140,8 @@ def check_ours(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
     """Refuse copied record sentences in our sections, long headings and non-steps."""
     findings = []
     shared = analysis(guide, ctx)
-    where = shared.record_file
     sources = copy_sources(shared.index)
+    every = frozenset().union(*(stems for stems, _, _ in sources))
     for key in (INTERPRETATION, CASE_STUDY, PRACTICE):
         section = guide.section(key)
         if section is None:
@@ -142,7 +149,7 @@ def check_ours(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
         for sentence in shared.sentences(section.text):
             item = LIST_ITEM.match(sentence)
             sentence = item.group(1) if item else sentence
-            source = copied(sentence, ctx, sources)
+            source = copied(sentence, ctx, sources, every)
             if source is not None:
                 findings.append(
                     finding(
@@ -150,8 +157,8 @@ def check_ours(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
                         "error",
                         key,
                         f"{quote(sentence)} copies the source sentence {quote(source, 100)} of "
-                        f"{where}; our sections are ours: quote it under 'What … reports' "
-                        "instead, or write our own sentence",
+                        f"{shared.record_file}; our sections are ours: quote it under 'What … "
+                        "reports' instead, or write our own sentence",
                     )
                 )
     interpretation = guide.section(INTERPRETATION)
@@ -179,7 +186,9 @@ def _steps(guide: ParsedGuide) -> list[Finding]:
     for index, item in enumerate(items):
         problem = None
         first = words(item)[:1]
-        if len([p for p in SENTENCE_END.split(item) if p.strip()]) > 1:
+        # A break needs an end mark or a newline with more text after it.
+        broken = any(mark in item[:-1] for mark in ".!?\n")
+        if broken and len([p for p in split_sentences(item) if p.strip()]) > 1:
             problem = "is more than one sentence"
         elif (
             not first

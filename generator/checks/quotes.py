@@ -35,7 +35,6 @@ def check_quotes(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
     """Require quotations in "reports", or attributed to the company anywhere, to be verbatim."""
     shared = analysis(guide, ctx)
     text = shared.grounding_text
-    where = shared.record_file
     findings = []
     for block in guide.blocks:
         for found in find_quotes(block.text):
@@ -51,8 +50,9 @@ def check_quotes(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
                         rule,
                         "error",
                         block.section,
-                        f"quotation {quote(found.text)} is not verbatim in {where}; copy the "
-                        "source's exact words or paraphrase without quotation marks",
+                        f"quotation {quote(found.text)} is not verbatim in "
+                        f"{shared.record_file}; copy the source's exact words or paraphrase "
+                        "without quotation marks",
                     )
                 )
             elif stitched(found.text, ctx):
@@ -62,8 +62,8 @@ def check_quotes(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
                         "error",
                         block.section,
                         f"quotation {quote(found.text)} joins fragments with an ellipsis that "
-                        f"are not two parts of one sentence of {where}, in order; quote one "
-                        "passage, or quote the sentences separately",
+                        f"are not two parts of one sentence of {shared.record_file}, in order; "
+                        "quote one passage, or quote the sentences separately",
                     )
                 )
     return findings

@@ -6,10 +6,10 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import chain
 
-from generator.checks.base import SENTENCE_END
+from generator.checks.base import split_sentences
 from generator.quotes import normalize
 from generator.sources import Source
 
@@ -193,7 +193,7 @@ def content(stemmed: tuple[str, ...] | list[str]) -> list[str]:
     return [s for s in stemmed if s not in STOP]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Unit:
     """One sentence of a record (or a scale item) that a claim can take as its evidence."""
 
@@ -213,20 +213,58 @@ LEAD_IN = re.compile(
 
 
 def split_units(text: str) -> list[str]:
-    return [p.strip() for p in SENTENCE_END.split(text) if p and p.strip()]
+    return [p.strip() for p in split_sentences(text) if p and p.strip()]
 
 
-@dataclass(frozen=True)
 class RecordIndex:
-    """A record's sentences, indexed for alignment, and every word the record uses."""
+    """A record's sentences, indexed for alignment, and every word the record uses.
 
-    units: tuple[Unit, ...]
-    vocabulary: frozenset[str]
-    idf: dict[str, float]
-    avg_length: float
-    norm_text: str
-    sequence: tuple[str, ...]
-    names: frozenset[str]
+    Only the sentences are indexed up front; the rest is built on first use, so a guide whose
+    reported sentences are the record's own never pays for the alignment weights or vocabulary.
+    """
+
+    def __init__(self, texts: list[str], extra: str) -> None:
+        self.texts = texts  # the record's sentences, scale items and titles
+        self.extra = extra  # company, publishers, techniques and stack, space-separated
+        self.units: tuple[Unit, ...] = tuple(_unit(text) for text in texts if text.strip())
+
+    @cached_property
+    def _weights(self) -> tuple[dict[str, float], float]:
+        units = self.units
+        frequency = Counter(chain.from_iterable(unit.stems for unit in units))
+        total = max(1, len(units))
+        weight = {n: math.log(1 + (total - n + 0.5) / (n + 0.5)) for n in set(frequency.values())}
+        avg = sum(unit.length for unit in units) / total
+        return {s: weight[n] for s, n in frequency.items()}, avg or 1.0
+
+    @property
+    def idf(self) -> dict[str, float]:
+        return self._weights[0]
+
+    @property
+    def avg_length(self) -> float:
+        return self._weights[1]
+
+    @cached_property
+    def vocabulary(self) -> frozenset[str]:
+        pieces = [*self.texts, self.extra]
+        return frozenset().union(*(stems(t) for t in pieces), *map(folded_words, pieces))
+
+    @cached_property
+    def norm_text(self) -> str:
+        return normalize("\n".join([*self.texts, self.extra]))
+
+    @cached_property
+    def sequence(self) -> tuple[str, ...]:
+        sequence: list[str] = []
+        for t in [*self.texts, self.extra]:
+            sequence += stems(t)
+            sequence.append("\0")
+        return tuple(sequence)
+
+    @cached_property
+    def names(self) -> frozenset[str]:
+        return _names(self.texts)
 
 
 @lru_cache(maxsize=16384)
@@ -286,22 +324,7 @@ def _record_index(
     texts = [*split_units(summary), *split_units(notes), *scale, title, *titles]
     if len(scale) > 1:
         texts.append("; ".join(scale))
-    units = tuple(_unit(text) for text in texts if text.strip())
-    frequency = Counter(chain.from_iterable(unit.stems for unit in units))
-    total = max(1, len(units))
-    weight = {n: math.log(1 + (total - n + 0.5) / (n + 0.5)) for n in set(frequency.values())}
-    idf = {s: weight[n] for s, n in frequency.items()}
-    everything = "\n".join([*texts, extra])
-    pieces = [*texts, extra]
-    vocabulary = frozenset().union(*(stems(t) for t in pieces), *map(folded_words, pieces))
-    avg = sum(unit.length for unit in units) / total
-    sequence: list[str] = []
-    for t in pieces:
-        sequence += stems(t)
-        sequence.append("\0")
-    return RecordIndex(
-        units, vocabulary, idf, avg or 1.0, normalize(everything), tuple(sequence), _names(texts)
-    )
+    return RecordIndex(texts, extra)
 
 
 GENERIC_ACRONYMS = frozenset(

@@ -2,9 +2,11 @@
 
 Each guide has its own source record (a variant of a sample record with distinct figures), so
 every source text is normalised once, as in a real database. The figure the target judges is
-the one-process rate of `check_guide` over guides already in memory. With --workers it also
-writes the guides and records to a workspace and times `gate.check_guides` as `prepguide check`
-runs it (reading the files too), in one process and in one worker process per CPU. Run:
+the one-process rate of `check_guide` over guides already in memory, run inside
+`checks.check_run()` as `gate.check_guides` (that is, `prepguide check`) runs them. With
+--workers it also writes the guides and records to a workspace and times `gate.check_guides` as
+`prepguide check` runs it (reading the files too), in one process and in one worker process
+per CPU. Run:
 
     python tests/bench/bench_check.py [--guides 5000] [--workers]
 """
@@ -22,7 +24,7 @@ from pathlib import Path
 
 import yaml
 
-from generator.checks import CheckContext, check_guide
+from generator.checks import CheckContext, check_guide, check_run
 from generator.citations import resolve_originals
 from generator.compose import compose_body
 from generator.fsio import sha256_text
@@ -134,16 +136,20 @@ def main() -> None:
     args = parser.parse_args()
     pairs = build(variants(args.guides))
     _HASHES.clear()  # each check hashes its record once, as a fresh load would
-    started, cpu_started = time.perf_counter(), time.process_time()
-    findings = [check_guide(doc, ctx) for doc, ctx in pairs]
-    elapsed = time.perf_counter() - started
-    cpu = time.process_time() - cpu_started
+    with check_run():
+        started, cpu_started = time.perf_counter(), time.process_time()
+        findings = [check_guide(doc, ctx) for doc, ctx in pairs]
+        elapsed = time.perf_counter() - started
+        cpu = time.process_time() - cpu_started
     errors = sum(1 for items in findings for f in items if f.severity == "error")
     rate, cpu_rate = len(pairs) / elapsed, len(pairs) / cpu
     print(f"checked {len(pairs)} guides in {elapsed:.2f}s wall, {cpu:.2f}s CPU (one process)")
     print(f"{rate:,.0f} guides/s wall clock; {cpu_rate:,.0f} guides/s per CPU second")
     print(f"error findings: {errors} (expected 0 for these complete records)")
-    print(f"target >= {TARGET} guides/s: {'met' if rate >= TARGET else 'NOT met'} (wall clock)")
+    print(
+        f"target >= {TARGET} guides/s: {'met' if cpu_rate >= TARGET else 'NOT met'} per CPU "
+        f"second, {'met' if rate >= TARGET else 'NOT met'} wall clock"
+    )
     if args.workers:
         with tempfile.TemporaryDirectory() as tmp:
             root = Path(tmp) / "ws"
