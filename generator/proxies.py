@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import urllib.request
+from collections.abc import Mapping
+from typing import TypeVar
+
+Via = TypeVar("Via")
 
 
 def environment_proxies() -> dict[str, str]:
@@ -12,8 +16,8 @@ def environment_proxies() -> dict[str, str]:
     return {scheme: url for scheme, url in by_scheme.items() if url}
 
 
-def proxy_for(proxies: dict[str, str], scheme: str, host: str) -> str | None:
-    """Return the proxy URL a request to host goes through, or None when NO_PROXY exempts it."""
+def proxy_for(proxies: Mapping[str, Via], scheme: str, host: str) -> Via | None:
+    """Return the scheme's proxy (URL or client) for host, or None when NO_PROXY exempts it."""
     proxy = proxies.get(scheme)
     if proxy is None or urllib.request.proxy_bypass_environment(host):
         return None

@@ -11,7 +11,6 @@ import ipaddress
 import re
 import socket
 import time
-import urllib.request
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -26,7 +25,7 @@ from generator.citations import resolve_originals
 from generator.clock import now as clock_now
 from generator.errors import PrepguideError
 from generator.ledger import Ledger, LedgerRow, Outcome
-from generator.proxies import environment_proxies
+from generator.proxies import environment_proxies, proxy_for
 from generator.sources import Source
 
 USER_AGENT = f"prepguide/{__version__} (+link checker)"
@@ -317,9 +316,7 @@ class LinkChecker:
 
     def client_for(self, url: httpx2.URL) -> httpx2.AsyncClient:
         """Return the proxy's client for a URL that goes through one, else the direct one."""
-        if url.scheme in self.proxied and not urllib.request.proxy_bypass_environment(url.host):
-            return self.proxied[url.scheme]
-        return self.client
+        return proxy_for(self.proxied, url.scheme, url.host) or self.client
 
     async def _is_public(self, url: httpx2.URL) -> bool:
         if url.host.lower() in self.public_hosts:
