@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-import gc
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Literal
 
+from generator import heap
 from generator.clock import iso, now
 from generator.compose import compose_body, disclaimer
 from generator.drafting import Drafter, DraftResult, prompt_hash_for
@@ -136,7 +136,7 @@ async def run_generation(
     remove_orphaned_temp_files(project.guides.dir)
     # What exists now (the SDK's modules, the records) lives until the end: the collector need
     # not scan it again each time the requests' short-lived objects start a full collection.
-    gc.freeze()
+    outermost_freeze = heap.freeze()
     limit = asyncio.Semaphore(max(1, concurrency))
     stop = asyncio.Event()
 
@@ -232,7 +232,7 @@ async def run_generation(
             await asyncio.wait(set(jobs))
         if own:
             finishing.close()
-        gc.unfreeze()
+        heap.release(outermost_freeze)
         close = getattr(drafter, "aclose", None)
         if close is not None:
             await close()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ctypes
-import gc
 import multiprocessing
 import os
 import signal
@@ -12,6 +11,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from generator import heap
 from generator.errors import WorkerError
 
 # Below this many items per process, forking costs more than it saves.
@@ -87,6 +87,7 @@ class WorkerMap:
         self.items = list(items)
         self.processes = processes if len(self.items) > 1 else 1
         self._pool: Any = None
+        self._outermost_freeze = False
         self._results: Iterator[list[Any]] | None = None
 
     def __enter__(self) -> WorkerMap:
@@ -97,7 +98,7 @@ class WorkerMap:
             _task = self.task
             # Objects made so far are shared with the workers; keep the collector away from
             # them, or every worker touches (and so copies) the whole inherited heap.
-            gc.freeze()
+            self._outermost_freeze = heap.freeze()
             # A worker that dies (killed, out of memory) breaks the pool with an error here
             # instead of leaving the build waiting for its results.
             self._pool = ProcessPoolExecutor(
@@ -129,5 +130,5 @@ class WorkerMap:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
-            gc.unfreeze()
+            heap.release(self._outermost_freeze)
         _task = None

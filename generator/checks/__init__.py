@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 
+from generator import heap
 from generator.checks.attribution import check_attribution
 from generator.checks.base import (
     CheckContext,
@@ -122,20 +123,16 @@ RUN_GC_THRESHOLD = 50_000
 def check_run() -> Iterator[None]:
     """Check many guides with the collector spared the loaded records and most young objects.
 
-    What is loaded before the run is frozen (unless someone froze it already), so the
-    collections the checks trigger do not walk every record and guide again and again.
+    What is loaded before the run is frozen, so the collections the checks trigger do not
+    walk every record and guide again and again.
     """
     threshold = gc.get_threshold()
-    freeze = gc.get_freeze_count() == 0
-    if freeze:
-        gc.freeze()
     gc.set_threshold(max(threshold[0], RUN_GC_THRESHOLD), *threshold[1:])
     try:
-        yield
+        with heap.frozen():
+            yield
     finally:
         gc.set_threshold(*threshold)
-        if freeze:
-            gc.unfreeze()
 
 
 def has_errors(findings: list[Finding]) -> bool:

@@ -14,6 +14,7 @@ import gc
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from generator import heap
 from generator.project import Project
 from generator.site import cache, model, render, select, write
 from generator.workers import worker_count
@@ -60,10 +61,10 @@ def publish(
     jobs is the number of processes for the guides (None: one per CPU when the site is large).
     A second publish of the same workspace waits for the first, up to lock_timeout seconds.
     """
-    try:
+    # The kept state and the records live until the build ends; _publish freezes them as
+    # they load, and this unfreezes them all at the end (unless a caller froze first).
+    with heap.frozen():
         return _publish(project, out_dir, preview, jobs, lock_timeout, strict)
-    finally:
-        gc.unfreeze()
 
 
 def _publish(

@@ -1,0 +1,30 @@
+"""The cyclic collector and long-lived objects: freeze them, and unfreeze only what we froze."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+
+def freeze() -> bool:
+    """Move every object made so far out of the collector's reach; True when none was before."""
+    outermost = gc.get_freeze_count() == 0
+    gc.freeze()
+    return outermost
+
+
+def release(outermost: bool) -> None:
+    """Undo a freeze() that returned outermost; an inner one leaves its caller's freeze alone."""
+    if outermost:
+        gc.unfreeze()
+
+
+@contextmanager
+def frozen() -> Iterator[None]:
+    """Keep the collector off what exists on entry, and off what is frozen inside, until exit."""
+    outermost = freeze()
+    try:
+        yield
+    finally:
+        release(outermost)
