@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from dataclasses import replace
 from datetime import date
 from pathlib import Path
@@ -158,3 +161,15 @@ def complete_records(root: Path) -> None:
             else:
                 data[key] = value
         path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), "utf-8")
+
+
+def prepguide_against(base_url: str, root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run the CLI on root with an API key and the given OpenAI-compatible base URL."""
+    env = {**os.environ, "OPENAI_API_KEY": "test", "OPENAI_BASE_URL": base_url}
+    return subprocess.run(
+        [sys.executable, "-m", "generator", "--root", str(root), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
-from checkhelp import complete_records
+from checkhelp import complete_records, prepguide_against
 from fakes.openai_server import FakeOpenAI, Reply, draft_for
 
 INJECTED = {
@@ -58,14 +56,7 @@ def fake():
 
 
 def prepguide(root: Path, fake: FakeOpenAI, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "OPENAI_API_KEY": "test", "OPENAI_BASE_URL": fake.base_url}
-    return subprocess.run(
-        [sys.executable, "-m", "generator", "--root", str(root), *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
+    return prepguide_against(fake.base_url, root, *args)
 
 
 @pytest.fixture
