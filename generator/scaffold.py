@@ -35,8 +35,9 @@ stack:
   - Redis
 """
 GITIGNORE = """\
-# prepguide: the built site and local caches and logs
+# prepguide: the built site, the site before it (the next build's base), caches and logs
 site/
+.site.previous/
 .prepguide/
 """
 

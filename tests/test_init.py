@@ -42,6 +42,24 @@ def test_init_writes_settings_an_example_record_and_a_gitignore(tmp_path: Path) 
     assert not (root / "prompts").exists(), "the prompts ship with the package"
 
 
+def test_a_built_folder_leaves_git_only_its_records_and_guides(tmp_path: Path) -> None:
+    root = tmp_path / "mydb"
+    assert run_cli("init", str(root)).returncode == 0
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    for _ in range(2):  # the second build keeps the first site aside as its base
+        built = run_cli("--root", str(root), "build", "--preview")
+        assert built.returncode == 0, built.stderr
+    assert (root / ".site.previous").is_dir()
+    status = subprocess.run(
+        ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=all"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split("\n")
+    untracked = {line[3:].split("/")[0] for line in status if line}
+    assert untracked == {".gitignore", "prepguide.toml", "sources", "guides"}
+
+
 def test_init_without_a_base_url_leaves_it_commented(tmp_path: Path) -> None:
     assert run_cli("--root", str(tmp_path / "db"), "init").returncode == 0
     text = (tmp_path / "db" / "prepguide.toml").read_text(encoding="utf-8")
