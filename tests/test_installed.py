@@ -10,6 +10,7 @@ import venv
 from pathlib import Path
 
 import pytest
+from venvs import share_dependencies
 
 REPO = Path(__file__).resolve().parent.parent
 RECORDS_CSV = """\
@@ -43,6 +44,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     wheel = next(work.glob("prepguide-*.whl"))
     target = work / "venv"
     venv.create(target, system_site_packages=True, with_pip=False)
+    share_dependencies(target)
     python = target / "bin" / "python"
     subprocess.run(
         [*pip, "--python", python, "install", "--no-deps", "--no-index", wheel],
@@ -81,6 +83,20 @@ def test_the_prompts_are_package_data_read_through_importlib_resources(
     assert package.startswith(site) and prompts.startswith(site), result.stdout
     assert str(REPO) not in prompts
     assert found == "True"
+
+
+def test_every_module_of_the_source_tree_imports_from_the_wheel(
+    installed: Path, tmp_path: Path
+) -> None:
+    modules = sorted(
+        ".".join(path.relative_to(REPO).with_suffix("").parts).removesuffix(".__init__")
+        for path in (REPO / "generator").rglob("*.py")
+        if "__pycache__" not in path.parts and path.stem != "__main__"
+    )
+    probe = "import importlib, sys\nfor name in sys.argv[1:]: importlib.import_module(name)"
+    result = run(installed, tmp_path, "python", "-c", probe, *modules)
+    assert result.returncode == 0, result.stderr
+    assert len(modules) > 50
 
 
 def test_the_installed_cli_takes_a_new_folder_from_init_to_a_published_guide(

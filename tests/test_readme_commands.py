@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from venvs import share_dependencies
 
 from generator.clock import today
 from generator.guides import parse
@@ -74,6 +75,7 @@ def test_the_main_command_works_in_a_clean_clone(tmp_path: Path) -> None:
     subprocess.run(
         [sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True, timeout=60
     )
+    share_dependencies(venv)
     env = {
         **os.environ,
         **offline_pip_env(),
