@@ -31,6 +31,18 @@ def frozen() -> Iterator[None]:
         release(outermost)
 
 
+@contextmanager
+def paused() -> Iterator[None]:
+    """Keep the collector off while imports run: they make many objects and little garbage."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 _at_exit = False
 
 

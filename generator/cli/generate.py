@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from generator import heap
 from generator.backends import make_drafter, resolve_backend
 from generator.cli.common import (
     Context,
@@ -55,7 +56,8 @@ def run_generate(
     # imports the SDK (with generator.llm), so neither waits for the other.
     with Finisher.for_run(project) as finisher:
         if not finisher.in_process:
-            import generator.llm  # noqa: F401
+            with heap.paused():
+                import generator.llm  # noqa: F401
         return _run_generate(
             project, ids, chosen, model, concurrency, force, dry_run, no_cache, finisher
         )
