@@ -136,6 +136,42 @@ def test_a_worker_that_dies_fails_the_run_with_a_message(tmp_path, fake) -> None
     assert not list((root / "guides").glob("*.md"))
 
 
+class _BuggyDrafter(OpenAIDrafter):
+    """A drafter with a bug for one record, noting how many tasks were alive at each draft."""
+
+    alive: list[int]
+
+    async def draft(self, source):
+        self.alive.append(len(asyncio.all_tasks()))
+        if source.key == "synthetic-00001":
+            raise RuntimeError("a bug in the drafter")
+        return await super().draft(source)
+
+
+def test_a_drafting_bug_stops_no_other_guide_and_surfaces_at_the_end(tmp_path, fake) -> None:
+    root = make_root(tmp_path, "ws", 6)
+    project = Project(root)
+
+    async def go():
+        client = AsyncOpenAI(api_key="sk-test", base_url=fake.base_url, max_retries=0)
+        drafter = _BuggyDrafter(client, "test-model", PromptSet(root / "prompts"))
+        drafter.alive = []
+        plan = plan_generation(project, drafter, None, force=False)
+        try:
+            await run_generation(project, drafter, plan, concurrency=1)
+        finally:
+            alive.extend(drafter.alive)
+
+    alive: list[int] = []
+    with pytest.raises(RuntimeError, match="a bug in the drafter"):
+        asyncio.run(go())
+    # With one slot, the other five guides were still drafted, one after the other; the first
+    # draft started with only the run and its slot alive, not one task per planned guide.
+    assert fake.request_count == 5
+    assert len(list((root / "guides").glob("*.md"))) == 5
+    assert len(alive) == 6 and alive[0] == 2
+
+
 def test_a_large_online_run_uses_a_worker_and_a_small_one_does_not(tmp_path) -> None:
     small = Project(make_root(tmp_path, "small", finish.PROCESS_MIN_RECORDS - 1))
     large = Project(make_root(tmp_path, "large", finish.PROCESS_MIN_RECORDS))
