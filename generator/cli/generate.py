@@ -60,6 +60,7 @@ def run_generate(
             finisher.plan_ahead(openai_drafter_id, model, list(ids) or None, force)
             with heap.paused():
                 import generator.llm  # noqa: F401
+                import generator.llmhttp  # noqa: F401
         return _run_generate(
             project, ids, chosen, model, concurrency, force, dry_run, no_cache, finisher
         )
