@@ -196,8 +196,10 @@ class Finisher:
         if ident != mine or getattr(drafter, "prompt_hash_for", None) is not None:
             return None
         records = self.project.sources.by_id()
-        if any(key not in records for key, _, _ in rows):
-            return None
+        if len(records) != len(self.project.sources.sources) or any(
+            key not in records for key, _, _ in rows
+        ):
+            return None  # ids not unique, or records not the worker's: plan here
         return [PlannedGuide(records[key], action, reason) for key, action, reason in rows]
 
     async def finish(self, drafter: Drafter, items: list[tuple[Source, DraftResult]]) -> Outcome:
