@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from generator.drafting import Drafter
 from generator.errors import ConfigError
 from generator.project import Project
+
+if TYPE_CHECKING:
+    from generator.finish import DrafterId
+
+# The OpenAI drafter's version (generator.llm), here so that naming it needs no SDK import.
+OPENAI_DRAFTER_VERSION = "openai-1"
 
 
 def resolve_backend(requested: str) -> str:
@@ -66,6 +73,20 @@ def base_url() -> str:
     return url
 
 
+def openai_model(project: Project, model: str | None) -> str:
+    """Return the model to ask: --model, else PREPGUIDE_MODEL, else [llm] model."""
+    return (model or "").strip() or _env("PREPGUIDE_MODEL") or project.settings.llm.model
+
+
+def openai_drafter_id(project: Project, model: str | None) -> DrafterId:
+    """Return what the OpenAI drafter would record about itself, without importing the SDK."""
+    from generator.finish import DrafterId
+    from generator.prompts import PromptSet
+
+    prompts = PromptSet(project.workspace.prompts_dir, project.settings.site.name)
+    return DrafterId("openai", openai_model(project, model), OPENAI_DRAFTER_VERSION, prompts.hash)
+
+
 def make_openai_drafter(
     project: Project, model: str | None, *, cache: bool = True, need_key: bool = True
 ) -> Drafter:
@@ -85,7 +106,7 @@ def make_openai_drafter(
             rule="backend",
         )
     settings = project.settings.llm
-    chosen = (model or "").strip() or _env("PREPGUIDE_MODEL") or settings.model
+    chosen = openai_model(project, model)
     prompts = PromptSet(project.workspace.prompts_dir, project.settings.site.name)
     client = AsyncOpenAI(
         api_key=key,

@@ -15,13 +15,16 @@ import signal
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from generator.errors import PrepguideError, WorkerError
 from generator.workers import _die_with_parent, available_cpus
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from generator.drafting import Drafter, DraftResult
+    from generator.generate import PlannedGuide
     from generator.guides import GuideDoc
     from generator.project import Project
     from generator.sources import Source, SourceSet
@@ -77,6 +80,17 @@ def _worker_sources() -> SourceSet:
     return _project.sources
 
 
+def _worker_plan(
+    identify: Callable[[Project, Any], DrafterId], spec: Any, ids: list[str] | None, force: bool
+) -> tuple[DrafterId, list[tuple[str, str, str]]]:
+    from generator.generate import plan_generation
+
+    assert _project is not None
+    ident = identify(_project, spec)
+    plan = plan_generation(_project, ident, ids, force)
+    return ident, [(item.source.key, item.action, item.reason) for item in plan]
+
+
 def _worker_finish(drafter: DrafterId, items: list[tuple[str, DraftResult]]) -> Outcome:
     assert _project is not None
     records = _project.sources.by_id()
@@ -111,6 +125,7 @@ class Finisher:
         self._pool: ProcessPoolExecutor | None = None
         self._writer: ThreadPoolExecutor | None = None
         self._sources: Future | None = None
+        self._plan: Future | None = None
         if not process:
             self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="prepguide-writer")
             return
@@ -152,6 +167,40 @@ class Finisher:
             self.project.sources = future.result()
         except BrokenProcessPool as exc:
             raise _broken(exc) from exc
+
+    def plan_ahead(
+        self,
+        identify: Callable[[Project, Any], DrafterId],
+        spec: Any,
+        ids: list[str] | None,
+        force: bool,
+    ) -> None:
+        """Have the worker plan the run for the drafter identify(project, spec) names."""
+        if self._pool is not None:
+            self._plan = self._pool.submit(_worker_plan, identify, spec, ids, force)
+
+    def planned(self, drafter: Drafter) -> list[PlannedGuide] | None:
+        """Return the worker's plan if it was made for this very drafter, else None."""
+        from generator.generate import PlannedGuide
+
+        if self._plan is None:
+            return None
+        future, self._plan = self._plan, None
+        try:
+            ident, rows = future.result()
+        except BrokenProcessPool as exc:
+            raise _broken(exc) from exc
+        except Exception:  # planning here again raises the same error with its context
+            return None
+        mine = DrafterId(drafter.backend, drafter.model, drafter.version, drafter.prompt_hash)
+        if ident != mine or getattr(drafter, "prompt_hash_for", None) is not None:
+            return None
+        records = self.project.sources.by_id()
+        if len(records) != len(self.project.sources.sources) or any(
+            key not in records for key, _, _ in rows
+        ):
+            return None  # ids not unique, or records not the worker's: plan here
+        return [PlannedGuide(records[key], action, reason) for key, action, reason in rows]
 
     async def finish(self, drafter: Drafter, items: list[tuple[Source, DraftResult]]) -> Outcome:
         """Compose, check and write a batch of drafts; return its failures and bugs."""

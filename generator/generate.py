@@ -137,7 +137,6 @@ async def run_generation(
     # What exists now (the SDK's modules, the records) lives until the end: the collector need
     # not scan it again each time the requests' short-lived objects start a full collection.
     outermost_freeze = heap.freeze()
-    limit = asyncio.Semaphore(max(1, concurrency))
     stop = asyncio.Event()
 
     tasks: list[asyncio.Task] = []
@@ -189,25 +188,28 @@ async def run_generation(
             timer = loop.call_later(WRITE_DELAY, flush)
         return done
 
-    async def one(source: Source) -> None:
+    async def one(source: Source) -> DraftResult | None:
+        """Draft one guide in a slot; None when it failed or the run stopped."""
         nonlocal drafting
-        async with limit:
-            try:
-                if stop.is_set():
-                    return
-                result = await drafter.draft(source)
-            except AuthError as exc:
-                report.aborted = exc.message
-                stop.set()
-                for task in tasks:
-                    if task is not asyncio.current_task():
-                        task.cancel()
-                return
-            except PrepguideError as exc:
-                result = None
-                report.failed[source.key] = exc.message
-            finally:
-                drafting -= 1
+        try:
+            if stop.is_set():
+                return None
+            return await drafter.draft(source)
+        except AuthError as exc:
+            report.aborted = exc.message
+            stop.set()
+            for task in tasks:
+                if task is not asyncio.current_task():
+                    task.cancel()
+            return None
+        except PrepguideError as exc:
+            report.failed[source.key] = exc.message
+            return None
+        finally:
+            drafting -= 1
+
+    async def written(source: Source, result: DraftResult | None) -> None:
+        """Wait until the finisher wrote a draft (or note a failure), then report progress."""
         if result is None:
             if drafting == 0:
                 flush()
@@ -223,9 +225,27 @@ async def run_generation(
         if on_progress:
             on_progress(report)
 
-    tasks.extend(asyncio.create_task(one(p.source)) for p in plan if p.action == "generate")
+    # One task per slot takes the next planned guide as soon as its draft is in: no task waits
+    # for a slot, and waiting for the finisher happens outside the slot.
+    todo = iter([p.source for p in plan if p.action == "generate"])
+    finishing_tasks: list[asyncio.Task] = []
+    bugs: list[Exception] = []
+
+    async def slot() -> None:
+        for source in todo:
+            if stop.is_set():
+                return
+            try:
+                result = await one(source)
+            except Exception as exc:  # a bug: it surfaces when the run ends
+                bugs.append(exc)
+                continue
+            finishing_tasks.append(asyncio.create_task(written(source, result)))
+
+    tasks.extend(asyncio.create_task(slot()) for _ in range(min(max(1, concurrency), drafting)))
     try:
         outcomes = await asyncio.gather(*tasks, return_exceptions=True)
+        outcomes += await asyncio.gather(*finishing_tasks, return_exceptions=True)
     finally:
         flush()
         if jobs:
@@ -236,7 +256,7 @@ async def run_generation(
         close = getattr(drafter, "aclose", None)
         if close is not None:
             await close()
-    for outcome in outcomes:
+    for outcome in [*bugs, *outcomes]:
         if isinstance(outcome, Exception):
             raise outcome
     report.generated.sort()

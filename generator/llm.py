@@ -15,6 +15,7 @@ from openai import AsyncOpenAI
 from openai.lib._parsing import type_to_response_format_param
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
+from generator.backends import OPENAI_DRAFTER_VERSION
 from generator.calllog import CallLog, CallRecord
 from generator.draft import Draft
 from generator.drafting import DraftResult
@@ -24,7 +25,7 @@ from generator.llmcache import CachedResponse, ResponseCache, request_key
 from generator.prompts import PromptSet
 from generator.sources import Source
 
-DRAFTER_VERSION = "openai-1"
+DRAFTER_VERSION = OPENAI_DRAFTER_VERSION
 CHAT_COMPLETIONS = "/chat/completions"
 MAX_REASKS = 2
 MAX_ERRORS_SENT = 10

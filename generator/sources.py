@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from dateutil import parser as dateparser
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -57,6 +56,9 @@ def parse_date(value: Any) -> date:
             return date(year, month, day)
         except ValueError as exc:
             raise ValueError(f"{text!r} is not a real date ({exc}); use YYYY-MM-DD") from exc
+    # Only dates not written YYYY-MM-DD need dateutil: most runs never import it.
+    from dateutil import parser as dateparser
+
     try:
         month_first = dateparser.parse(text, dayfirst=False, default=_DEFAULT_A)
         day_first = dateparser.parse(text, dayfirst=True, default=_DEFAULT_A)

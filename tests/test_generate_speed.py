@@ -16,6 +16,7 @@ from fakes.openai_server import FakeOpenAI, Reply, draft_for, write_synthetic_so
 from openai import AsyncOpenAI
 
 from generator import finish
+from generator.backends import openai_drafter_id
 from generator.calllog import CallLog
 from generator.cli import cli
 from generator.cli.root import COMMANDS
@@ -134,6 +135,72 @@ def test_a_worker_that_dies_fails_the_run_with_a_message(tmp_path, fake) -> None
         with pytest.raises(WorkerError, match="worker process .* died"):
             asyncio.run(go())
     assert not list((root / "guides").glob("*.md"))
+
+
+class _BuggyDrafter(OpenAIDrafter):
+    """A drafter with a bug for one record, noting how many tasks were alive at each draft."""
+
+    alive: list[int]
+
+    async def draft(self, source):
+        self.alive.append(len(asyncio.all_tasks()))
+        if source.key == "synthetic-00001":
+            raise RuntimeError("a bug in the drafter")
+        return await super().draft(source)
+
+
+def test_a_drafting_bug_stops_no_other_guide_and_surfaces_at_the_end(tmp_path, fake) -> None:
+    root = make_root(tmp_path, "ws", 6)
+    project = Project(root)
+
+    async def go():
+        client = AsyncOpenAI(api_key="sk-test", base_url=fake.base_url, max_retries=0)
+        drafter = _BuggyDrafter(client, "test-model", PromptSet(root / "prompts"))
+        drafter.alive = []
+        plan = plan_generation(project, drafter, None, force=False)
+        try:
+            await run_generation(project, drafter, plan, concurrency=1)
+        finally:
+            alive.extend(drafter.alive)
+
+    alive: list[int] = []
+    with pytest.raises(RuntimeError, match="a bug in the drafter"):
+        asyncio.run(go())
+    # With one slot, the other five guides were still drafted, one after the other; the first
+    # draft started with only the run and its slot alive, not one task per planned guide.
+    assert fake.request_count == 5
+    assert len(list((root / "guides").glob("*.md"))) == 5
+    assert len(alive) == 6 and alive[0] == 2
+
+
+def test_the_worker_plans_the_run_as_this_process_would_for_the_same_drafter(
+    tmp_path, fake
+) -> None:
+    root = make_root(tmp_path, "ws", 8)
+    generate_online(root, fake, process=True)
+    write_synthetic_sources(root / "sources", 3, start=8)
+    (root / "guides" / "synthetic-00002.md").write_text("not a guide", encoding="utf-8")
+    project = Project(root)
+    client = AsyncOpenAI(api_key="sk-test", base_url=fake.base_url)
+    prompts = PromptSet(project.workspace.prompts_dir, project.settings.site.name)
+    drafter = OpenAIDrafter(client, "test-model", prompts)
+
+    with Finisher(project, process=True) as finisher:
+        finisher.plan_ahead(openai_drafter_id, "test-model", None, False)
+        finisher.take_sources()
+        ahead = finisher.planned(drafter)
+        here = plan_generation(project, drafter, None, False)
+        # A plan made for another drafter (here another model) is not used.
+        finisher.plan_ahead(openai_drafter_id, "another-model", None, False)
+        assert finisher.planned(drafter) is None
+
+    def rows(plan):
+        return [(item.source.key, item.action, item.reason) for item in plan]
+
+    assert ahead is not None and rows(ahead) == rows(here)
+    assert {item.reason for item in here} >= {"new", "unchanged"}
+    assert any(item.reason.startswith("existing guide unreadable") for item in here)
+    assert all(item.source is project.source(item.source.key) for item in ahead)
 
 
 def test_a_large_online_run_uses_a_worker_and_a_small_one_does_not(tmp_path) -> None:

@@ -11,6 +11,7 @@ import sys
 
 import click
 
+from generator import heap
 from generator.cli.common import fail
 from generator.cli.root import cli
 from generator.errors import ConfigError, PrepguideError, StorageError
@@ -20,6 +21,7 @@ __all__ = ["cli", "main"]
 
 def main() -> None:
     """Run the CLI, turning library errors into messages and exit codes."""
+    heap.freeze_at_exit()
     try:
         cli.main(prog_name="prepguide", standalone_mode=False)
     except click.exceptions.Exit as exc:

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import click
 
-from generator.backends import make_drafter, resolve_backend
+from generator import heap
+from generator.backends import make_drafter, openai_drafter_id, resolve_backend
 from generator.cli.common import (
     Context,
     fail,
@@ -51,11 +52,15 @@ def run_generate(
     chosen = resolve_backend(backend)
     if chosen != "openai" or dry_run:
         return _run_generate(project, ids, chosen, model, concurrency, force, dry_run, no_cache)
-    # A large run forks its finishing worker now: it reads the records while this process
-    # imports the SDK (with generator.llm), so neither waits for the other.
+    # A large run forks its finishing worker now: it reads the records and plans the run
+    # (reading every existing guide) while this process imports the SDK (with generator.llm),
+    # so neither waits for the other.
     with Finisher.for_run(project) as finisher:
         if not finisher.in_process:
-            import generator.llm  # noqa: F401
+            finisher.plan_ahead(openai_drafter_id, model, list(ids) or None, force)
+            with heap.paused():
+                import generator.llm  # noqa: F401
+                import generator.llmhttp  # noqa: F401
         return _run_generate(
             project, ids, chosen, model, concurrency, force, dry_run, no_cache, finisher
         )
@@ -84,7 +89,9 @@ def _run_generate(
     for missing in sorted(set(ids) - known):
         click.echo(f"error: no valid source record with id {missing!r}", err=True)
         ok = False
-    plan = plan_generation(project, drafter, list(ids) or None, force)
+    plan = finisher.planned(drafter) if finisher is not None else None
+    if plan is None:
+        plan = plan_generation(project, drafter, list(ids) or None, force)
     todo = [item for item in plan if item.action == "generate"]
     click.echo(
         f"backend: {drafter.backend}" + (f" (model {drafter.model})" if drafter.model else "")

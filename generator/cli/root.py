@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from generator import __version__
+from generator import __version__, heap
 from generator.cli.common import Context
 
 # Each command's module, imported only when the command runs, and the summary that
@@ -54,7 +54,8 @@ class LazyGroup(click.Group):
             module, summary = COMMANDS[cmd_name]
             if self._summaries:
                 return click.Command(cmd_name, help=summary)
-            importlib.import_module(f"generator.cli.{module}")
+            with heap.paused():
+                importlib.import_module(f"generator.cli.{module}")
         return self.commands.get(cmd_name)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
