@@ -8,7 +8,6 @@ records while this process imports the SDK, so both processes use them without r
 from __future__ import annotations
 
 import asyncio
-import gc
 import multiprocessing
 import os
 import signal
@@ -17,6 +16,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from generator import heap
 from generator.errors import PrepguideError, WorkerError
 from generator.workers import _die_with_parent, available_cpus
 
@@ -126,13 +126,14 @@ class Finisher:
         self._writer: ThreadPoolExecutor | None = None
         self._sources: Future | None = None
         self._plan: Future | None = None
+        self._froze = False
         if not process:
             self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="prepguide-writer")
             return
         _project = project
         # Objects made so far are shared with the worker; keep the collector away from them,
         # or the worker touches (and so copies) the whole inherited heap.
-        gc.freeze()
+        self._froze = heap.freeze()
         self._pool = ProcessPoolExecutor(
             1,
             mp_context=multiprocessing.get_context("fork"),
@@ -227,7 +228,8 @@ class Finisher:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
             _project = None
-            gc.unfreeze()
+            heap.release(self._froze)
+            self._froze = False
 
     def __enter__(self) -> Finisher:
         return self
