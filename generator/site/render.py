@@ -26,7 +26,7 @@ from markupsafe import Markup
 
 from generator.codehash import code_version
 from generator.errors import PublishError
-from generator.guides import CASE_STUDY, INTERPRETATION, PRACTICE, REPORTS, GuideDoc, section_kind
+from generator.guides import CASE_STUDY, INTERPRETATION, PRACTICE, REPORTS, section_kind
 from generator.markdown import to_html
 from generator.site import issues
 from generator.site.feeds import (
@@ -102,9 +102,9 @@ def page_key(template: str, context: dict, *extra: object) -> str:
 _SETTINGS: dict[int, tuple[object, str]] = {}
 
 
-def guide_body_html(doc: GuideDoc) -> str:
-    """Render a guide body to HTML."""
-    return to_html(doc.body)
+def guide_body_html(guide: SiteGuide) -> str:
+    """Render a guide's body to HTML."""
+    return to_html(guide.body)
 
 
 def body_parts(body_html: str) -> tuple[str, list[dict]]:
@@ -187,7 +187,7 @@ def render_guide_page(
 
     context is the page's guide_context when the caller has made it already.
     """
-    body_html = guide_body_html(guide.doc)
+    body_html = guide_body_html(guide)
     preamble_html, sections = body_parts(body_html)
     context = dict(context or guide_context(model, guide, preview=preview))
     context["guide"] = {**context["guide"], "preamble": Markup(preamble_html)}
@@ -482,7 +482,7 @@ def page_keys(model: SiteModel, *, preview: bool, processes: int = 1) -> dict[st
 
     found: dict[str, str] = {}
     # Workers get guide ids: the guides themselves they inherit when forked.
-    with WorkerMap(keys, [None, *sorted(by_id)], processes, ordered=False) as results:
+    with WorkerMap(keys, [None, *sorted(by_id)], processes, ordered=False, share=True) as results:
         for relative, key in (pair for batch in results for pair in batch):
             if relative in found:
                 raise PublishError(
@@ -581,7 +581,7 @@ def render_site(
 
     bodies: dict[str, str] = {}
     # The listing pages go first: together they are the longest task.
-    with WorkerMap(render, [None, *sorted(by_id)], processes, ordered=False) as results:
+    with WorkerMap(render, [None, *sorted(by_id)], processes, ordered=False, share=True) as results:
         for result in (rendered for batch in results for rendered in batch):
             writer.record(result.done)
             if result.guide_id is not None and result.body_html is not None:
@@ -592,7 +592,7 @@ def render_site(
     if placed is None:
 
         def body(guide: SiteGuide) -> str:
-            return bodies.get(guide.id) or guide_body_html(guide.doc)
+            return bodies.get(guide.id) or guide_body_html(guide)
 
         placed = writer.write("feed.xml", render_feed(model, body), keys["feed.xml"])
     writer.record(placed)
