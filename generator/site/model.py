@@ -161,6 +161,8 @@ class SiteModel:
         # Source cards as HTML, filled by the render stage: each is rendered once per process.
         self.card_html: dict[str, Markup] = {}
         self._related: dict[str, list[dict]] = {}
+        self._items: dict[str, dict | None] = {}
+        self._tag_links: dict[str, dict] = {}
 
     @cached_property
     def issues(self) -> list[IssuePage]:
@@ -237,7 +239,15 @@ class SiteModel:
         return links
 
     def tag_links(self, tags: Iterable[str]) -> list[dict]:
-        return [{"name": tag, "href": self.topic_href.get(normalize_tag(tag))} for tag in tags]
+        """Return each tag's link to its hub (None when it has none); pages only read them."""
+        links = self._tag_links
+        found = []
+        for tag in tags:
+            link = links.get(tag)
+            if link is None:
+                link = links[tag] = {"name": tag, "href": self.topic_href.get(normalize_tag(tag))}
+            found.append(link)
+        return found
 
     def source_href(self, source: Source) -> str | None:
         """Link to the guide when it is on the site, else to the write-up's source card."""
@@ -255,21 +265,29 @@ class SiteModel:
         items: list[dict] = []
         self._related[source.key] = items
         for other in self.related.related(source):
-            href = self.source_href(other)
-            if href is None:
-                continue
-            items.append(
-                {
-                    "title": other.title,
-                    "company": other.company,
-                    "year": other.published.year if other.published else None,
-                    "summary": other.summary,
-                    "href": href,
-                    "is_guide": other.key in self.guide_of,
-                    "tags": self.tag_links(other.tags),
-                }
-            )
+            item = self._related_item(other)
+            if item is not None:
+                items.append(item)
         return items
+
+    def _related_item(self, other: Source) -> dict | None:
+        """Return a write-up as a related-story item, made once: every page showing it shares it."""
+        if other.key in self._items:
+            return self._items[other.key]
+        href = self.source_href(other)
+        item = None
+        if href is not None:
+            item = {
+                "title": other.title,
+                "company": other.company,
+                "year": other.published.year if other.published else None,
+                "summary": other.summary,
+                "href": href,
+                "is_guide": other.key in self.guide_of,
+                "tags": self.tag_links(other.tags),
+            }
+        self._items[other.key] = item
+        return item
 
     def card(self, source: Source) -> dict:
         """Return the data of a write-up's source card (computed once per build)."""
@@ -294,6 +312,11 @@ class SiteModel:
             }
             self._cards[source.key] = cached
         return cached
+
+    def forget_cards(self) -> None:
+        """Let the source cards go once every listing page that shows them is placed."""
+        self._cards.clear()
+        self.card_html.clear()
 
     def card_key(self, source: Source) -> str:
         """Return a hash of a source card's data: a page's input, without rendering it."""

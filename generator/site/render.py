@@ -563,6 +563,7 @@ def render_site(
                 )
                 placed = writer.write(relative, render_page(template, context), key)
             done.append(Rendered(placed))
+        model.forget_cards()  # the guide pages this process renders next show none
         return done
 
     def render(guide_id: str | None) -> list[Rendered]:
