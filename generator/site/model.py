@@ -158,6 +158,8 @@ class SiteModel:
         self.listing_order = sorted(guides, key=listing_order)
         self._cards: dict[str, dict] = {}
         self._card_keys: dict[str, str] = {}
+        # By the id of the item: the items live in _items as long as the model.
+        self._item_keys: dict[int, str] = {}
         # Source cards as HTML, filled by the render stage: each is rendered once per process.
         self.card_html: dict[str, Markup] = {}
         self._related: dict[str, list[dict]] = {}
@@ -322,8 +324,18 @@ class SiteModel:
         """Return a hash of a source card's data: a page's input, without rendering it."""
         key = self._card_keys.get(source.key)
         if key is None:
-            key = content_key(self.card(source))
+            card = self.card(source)
+            # Each related story by its own key: many cards share it, hashed once.
+            related = [self._item_key(item) for item in card["related"]]
+            key = content_key({**card, "related": related})
             self._card_keys[source.key] = key
+        return key
+
+    def _item_key(self, item: dict) -> str:
+        """Return the key of a related-story item (shared, see _related_item), made once."""
+        key = self._item_keys.get(id(item))
+        if key is None:
+            key = self._item_keys[id(item)] = content_key(item)
         return key
 
 

@@ -274,6 +274,13 @@ def listing_key(model: SiteModel, task: tuple[str, ...], common: dict, preview: 
     return page_key(template, context)
 
 
+def _with_cards(context: dict, card: Callable[[Source], object]) -> dict:
+    """Return a listing context made with its sources as cards, each card made by card."""
+    if "cards" not in context:
+        return context
+    return {**context, "cards": [card(source) for source in context["cards"]]}
+
+
 def render_listing(
     model: SiteModel, task: tuple[str, ...], common: dict, preview: bool
 ) -> tuple[str, str]:
@@ -497,13 +504,17 @@ def page_keys(model: SiteModel, *, preview: bool, processes: int = 1) -> dict[st
 
 def other_keys(model: SiteModel, *, preview: bool) -> dict[str, str]:
     """Return the input keys of the feeds, the sitemap and the style sheet."""
-    found = {
-        "feed.xml": feed_key(model),
-        issues.FEED: content_key(issues.digest_feed(model, issue_body_html)),
-    }
-    if not preview:  # every page of a preview is noindex: it has no sitemap
-        found["sitemap.xml"] = content_key(render_sitemap(model))
-    found["style.css"] = content_key(style_sheet().decode("utf-8"))
+    found = {"feed.xml": feed_key(model)}
+    found.update((relative, content_key(text)) for relative, text in other_files(model, preview))
+    return found
+
+
+def other_files(model: SiteModel, preview: bool) -> list[tuple[str, str]]:
+    """Return the digest feed, the sitemap (none for a preview: it is noindex) and the styles."""
+    found = [(issues.FEED, issues.digest_feed(model, issue_body_html))]
+    if not preview:
+        found.append(("sitemap.xml", render_sitemap(model)))
+    found.append(("style.css", style_sheet().decode("utf-8")))
     return found
 
 
@@ -556,11 +567,12 @@ def render_site(
         for task in listing_pages(model):
             relative = listing_path(model, task)
             placed = writer.reuse(relative, keys[relative]) if relative in keys else None
-            if placed is None:
-                key = keys.get(relative) or listing_key(model, task, common, preview)
+            if placed is None:  # the context once: with card keys for the key, else HTML
                 relative, template, context = listing_page(
-                    model, task, common, preview, lambda source: card_html(model, source)
+                    model, task, common, preview, lambda source: source
                 )
+                key = keys.get(relative) or page_key(template, _with_cards(context, model.card_key))
+                context = _with_cards(context, lambda source: card_html(model, source))
                 placed = writer.write(relative, render_page(template, context), key)
             done.append(Rendered(placed))
         model.forget_cards()  # the guide pages this process renders next show none
@@ -588,7 +600,7 @@ def render_site(
             if result.guide_id is not None and result.body_html is not None:
                 bodies[result.guide_id] = result.body_html
     if not known:
-        keys.update(other_keys(model, preview=preview))
+        keys["feed.xml"] = feed_key(model)
     placed = writer.reuse("feed.xml", keys["feed.xml"])
     if placed is None:
 
@@ -597,6 +609,12 @@ def render_site(
 
         placed = writer.write("feed.xml", render_feed(model, body), keys["feed.xml"])
     writer.record(placed)
+    if not known:  # each made once, for its key and its file
+        for relative, text in other_files(model, preview):
+            keys[relative] = content_key(text)
+            placed = writer.reuse(relative, keys[relative])
+            writer.record(placed or writer.write(relative, text, keys[relative]))
+        return
     others = {
         issues.FEED: lambda: issues.digest_feed(model, issue_body_html),
         "sitemap.xml": lambda: render_sitemap(model),
