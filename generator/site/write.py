@@ -245,6 +245,15 @@ class SiteWriter:
         self._root = os.fspath(self.root)
         self._old = os.fspath(self.old) if self.old is not None else None
         self._dev = os.stat(self._root).st_dev
+        # A first build into a folder links each page it writes into a second new tree too,
+        # kept as the spare once the site is in place (see _keep_copy); processes that write
+        # pages link them, so that this costs no time after the render.
+        self._copy: str | None = None
+        if self.old is None:
+            with contextlib.suppress(OSError):
+                self._copy = tempfile.mkdtemp(
+                    prefix=prefix, suffix=STAGING_SUFFIX, dir=out_dir.parent
+                )
 
     def _old_page(self, relative: str) -> str | None:
         """Return the old site's file of a page when it still is the one the manifest names."""
@@ -332,11 +341,23 @@ class SiteWriter:
                 ) from None
             with handle:
                 handle.write(data)
+            if self._copy is not None:
+                self._keep(target, relative)
         st = os.stat(target)
         page = PageEntry(
             digest=digest, size=len(data), inode=st.st_ino, mtime_ns=st.st_mtime_ns, key=key
         )
         return Written(relative, page, not reused)
+
+    def _keep(self, target: str, relative: str) -> None:
+        """Link a page just written into the spare copy; one that fails is found by finish."""
+        assert self._copy is not None
+        copy = os.path.join(self._copy, relative)
+        try:
+            _make_parent(copy)
+            os.link(target, copy, follow_symlinks=False)
+        except OSError:
+            return
 
     def put(self, relative: str, text: str | bytes, key: str | None = None) -> None:
         """Place a page and account for it."""
@@ -423,36 +444,37 @@ class SiteWriter:
         """Keep hard links of a first build's pages as the spare, the next build's tree.
 
         Without it the next build, however small its change, links every page into a new
-        tree. Nothing is lost when this fails: the site is in place, the next build links.
+        tree. The links were made as the pages were written (any other page is linked here).
+        Nothing is lost when this fails: the site is in place, the next build links.
         """
-        files = sorted(self.pages)
-        prefix = f".{self.out_dir.name}.{os.getpid()}."
-        try:
-            staging = tempfile.mkdtemp(
-                prefix=prefix, suffix=STAGING_SUFFIX, dir=self.out_dir.parent
-            )
-        except OSError:
+        copy, self._copy = self._copy, None
+        if copy is None:
             return
+        files = sorted(self.pages)
+        live = os.fspath(self.out_dir)
         try:
-            live = os.fspath(self.out_dir)
-            made = {""}
-            for relative in files:
-                folder = relative.rpartition("/")[0]
-                if folder not in made:
-                    os.makedirs(os.path.join(staging, folder), exist_ok=True)
-                    made.add(folder)
-                target = os.path.join(staging, relative)
-                os.link(os.path.join(live, relative), target, follow_symlinks=False)
-            folders = _folders(staging, files)
-            os.rename(staging, spare_path(self.out_dir))
+            for relative in files:  # a page not written by this build is linked now
+                target = os.path.join(copy, relative)
+                try:
+                    st = os.lstat(target)
+                except FileNotFoundError:
+                    st = None
+                if st is None or st.st_ino != self.pages[relative].inode:
+                    _clear(target)
+                    _make_parent(target)
+                    os.link(os.path.join(live, relative), target, follow_symlinks=False)
+            folders = _folders(copy, files)
+            os.rename(copy, spare_path(self.out_dir))
         except OSError:
-            shutil.rmtree(staging, ignore_errors=True)
+            shutil.rmtree(copy, ignore_errors=True)
             return
         self.spare_folders, self.spare_files = folders, files
 
     def abandon(self) -> None:
         """Remove a new site that was not finished."""
         shutil.rmtree(self.root, ignore_errors=True)
+        if self._copy is not None:
+            shutil.rmtree(self._copy, ignore_errors=True)
 
 
 def _make_parent(target: str) -> None:
