@@ -578,9 +578,28 @@ def render_site(
         model.forget_cards()  # the guide pages this process renders next show none
         return done
 
-    def render(guide_id: str | None) -> list[Rendered]:
+    def others() -> list[Rendered]:
+        if not known:  # each made once, for its key and its file
+            made = other_files(model, preview)
+            return [Rendered(writer.write(rel, text, content_key(text))) for rel, text in made]
+        makers = {
+            issues.FEED: lambda: issues.digest_feed(model, issue_body_html),
+            "sitemap.xml": lambda: render_sitemap(model),
+            "style.css": style_sheet,
+        }
+        done = []
+        for relative, make in makers.items():
+            if relative in keys:
+                placed = writer.reuse(relative, keys[relative])
+                done.append(Rendered(placed or writer.write(relative, make(), keys[relative])))
+        return done
+
+    def render(guide_id: str | tuple | None) -> list[Rendered]:
         if guide_id is None:
             return listings()
+        if guide_id == OTHER_FILES:
+            return others()
+        assert isinstance(guide_id, str)
         guide = by_id[guide_id]
         key = keys.get(guide.href)
         placed = writer.reuse(guide.href, key) if key is not None else None
@@ -593,8 +612,11 @@ def render_site(
         return [Rendered(writer.write(guide.href, page, key), guide.id, feed_body)]
 
     bodies: dict[str, str] = {}
-    # The listing pages go first: together they are the longest task.
-    with WorkerMap(render, [None, *sorted(by_id)], processes, ordered=False, share=True) as results:
+    # The listing pages go first: together they are the longest task. The digest feed and the
+    # sitemap follow in the same chunk, so that the process that made the issues for their
+    # pages uses them again.
+    tasks = [None, OTHER_FILES, *sorted(by_id)]
+    with WorkerMap(render, tasks, processes, ordered=False, share=True) as results:
         for result in (rendered for batch in results for rendered in batch):
             writer.record(result.done)
             if result.guide_id is not None and result.body_html is not None:
@@ -609,18 +631,7 @@ def render_site(
 
         placed = writer.write("feed.xml", render_feed(model, body), keys["feed.xml"])
     writer.record(placed)
-    if not known:  # each made once, for its key and its file
-        for relative, text in other_files(model, preview):
-            keys[relative] = content_key(text)
-            placed = writer.reuse(relative, keys[relative])
-            writer.record(placed or writer.write(relative, text, keys[relative]))
-        return
-    others = {
-        issues.FEED: lambda: issues.digest_feed(model, issue_body_html),
-        "sitemap.xml": lambda: render_sitemap(model),
-        "style.css": style_sheet,
-    }
-    for relative, make in others.items():
-        if relative in keys:
-            placed = writer.reuse(relative, keys[relative])
-            writer.record(placed or writer.write(relative, make(), keys[relative]))
+
+
+# The render task of the files other than pages and feed.xml (never a guide id: not a str).
+OTHER_FILES = ("other files",)
