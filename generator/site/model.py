@@ -106,6 +106,12 @@ def site_issues(guides: Sequence[SiteGuide], today: date, site_name: str) -> lis
     return pages
 
 
+def site_topics(project: Project, ordered: list[Source] | None = None) -> list[Topic]:
+    """Compute the topic hubs of the records (ordered: the records sorted by key, if made)."""
+    ordered = ordered or sorted(project.sources.sources, key=lambda s: s.key)
+    return compute_topics(ordered, project.settings.topics.min_sources)
+
+
 def listing_order(guide: SiteGuide) -> tuple:
     """Sort key of the index: the newest write-up first (the date its card shows), undated last."""
     return (*recency_key(guide.source), guide.id)
@@ -130,7 +136,7 @@ class SiteModel:
         self.guide_of: dict[str, SiteGuide] = {g.source.key: g for g in guides}
         self.problems: list[str] = []
         if topics is None:
-            topics = compute_topics(self.sources, project.settings.topics.min_sources)
+            topics = site_topics(project, self.sources)
         self.all_topics = topics
         self.topics, clashes = unique_slugs(topics)
         for clash in clashes:

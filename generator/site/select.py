@@ -245,11 +245,13 @@ def select(
     known: dict[str, KnownPick] | None = None,
     pick_keys: dict[str, str] | None = None,
     strict: bool = False,
+    meanwhile: Callable[[], object] | None = None,
 ) -> Selection:
     """Pick the guides of a build, and name live guides whose working file is missing.
 
     known holds the last build's picks by guide: one whose inputs have the same key in
-    pick_keys is taken as it is instead of being read and checked again.
+    pick_keys is taken as it is instead of being read and checked again. meanwhile runs
+    here while worker processes pick (with none, before the picks).
     """
     cache = cache or BuildCache(None)
     by_id = project.sources.by_id()
@@ -271,7 +273,11 @@ def select(
         return picked.slim() if picked is not None else None
 
     picks: dict[str, KnownPick] = {}
-    with WorkerMap(pick, fresh_ids, processes, share=True) as fresh:
+    # The workers pick; this process does what meanwhile asks, and holds none of the checks'
+    # caches, so that the workers forked later to render start from a lean process.
+    with WorkerMap(pick, fresh_ids, processes) as fresh:
+        if meanwhile is not None:
+            meanwhile()
         results = {guide_id: picked for guide_id, picked in zip(fresh_ids, fresh, strict=True)}
     for guide_id in ids:
         entry = reused.get(guide_id)
