@@ -93,12 +93,27 @@ def recency_key(source: Source) -> tuple:
     return (source.published is None, -published.toordinal(), source.key)
 
 
+# A write-up's normalized stack and techniques tags, by its key (see normalized_tags).
+Normalized = dict[str, tuple[frozenset[str], frozenset[str]]]
+
+
+def normalized_tags(sources: Iterable[Source]) -> Normalized:
+    """Return each write-up's normalized stack and techniques tags, made once for all hubs."""
+    return {
+        source.key: (
+            frozenset(normalize_tag(tag) for tag in source.stack),
+            frozenset(normalize_tag(tag) for tag in source.techniques),
+        )
+        for source in sources
+    }
+
+
 def _cooccurring(
-    sources: Sequence[Source], attribute: str, exclude: str, names: dict[str, str]
+    sources: Sequence[Source], which: int, exclude: str, names: dict[str, str], tags: Normalized
 ) -> tuple[tuple[str, int], ...]:
     counts: Counter[str] = Counter()
     for source in sources:
-        counts.update({normalize_tag(tag) for tag in getattr(source, attribute)} - {exclude})
+        counts.update(tags[source.key][which] - {exclude})
     ranked = sorted(
         ((names[key], n) for key, n in counts.items() if n >= 2),
         key=lambda pair: (-pair[1], pair[0].casefold(), pair[0]),
@@ -156,11 +171,18 @@ def topic_paragraph(topic: Topic) -> str:
     return " ".join(sentences)
 
 
-def build_topic(key: str, members: Sequence[Source], total: int, names: dict[str, str]) -> Topic:
-    """Compute one hub's statistics from the write-ups that carry its tag."""
+def build_topic(
+    key: str,
+    members: Sequence[Source],
+    total: int,
+    names: dict[str, str],
+    tags: Normalized | None = None,
+) -> Topic:
+    """Compute one hub's statistics from the write-ups that carry its tag (tags: theirs)."""
+    tags = tags if tags is not None else normalized_tags(members)
     ordered = tuple(sorted(members, key=recency_key))
-    in_stack = sum(1 for s in ordered if key in {normalize_tag(t) for t in s.stack})
-    in_techniques = sum(1 for s in ordered if key in {normalize_tag(t) for t in s.techniques})
+    in_stack = sum(1 for s in ordered if key in tags[s.key][0])
+    in_techniques = sum(1 for s in ordered if key in tags[s.key][1])
     where = BOTH if in_stack and in_techniques else STACK if in_stack else TECHNIQUES
     companies = tuple(sorted({s.company for s in ordered}, key=lambda c: (c.casefold(), c)))
     dated = [s.published.year for s in ordered if s.published]
@@ -176,8 +198,8 @@ def build_topic(key: str, members: Sequence[Source], total: int, names: dict[str
         companies=companies,
         years=(min(dated), max(dated)) if dated else None,
         undated=len(ordered) - len(dated),
-        techniques=_cooccurring(ordered, "techniques", key, names),
-        stack=_cooccurring(ordered, "stack", key, names),
+        techniques=_cooccurring(ordered, 1, key, names, tags),
+        stack=_cooccurring(ordered, 0, key, names, tags),
         with_scale=len(scaled),
         example=example,
     )
@@ -196,8 +218,9 @@ def tag_members(sources: Iterable[Source]) -> dict[str, list[Source]]:
 def compute_topics(sources: Sequence[Source], min_sources: int) -> list[Topic]:
     """Return a hub for every tag carried by at least min_sources write-ups, by slug."""
     names = display_names(sources)
+    tags = normalized_tags(sources)
     topics = [
-        build_topic(key, members, len(sources), names)
+        build_topic(key, members, len(sources), names, tags)
         for key, members in tag_members(sources).items()
         if len(members) >= min_sources
     ]

@@ -7,7 +7,7 @@ import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, as_completed, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -17,6 +17,8 @@ from generator.errors import WorkerError
 # Below this many items per process, forking costs more than it saves.
 MIN_ITEMS_PER_WORKER = 250
 CHUNK_SIZE = 32
+# With share, the chunks each worker has queued while this process works through one itself.
+QUEUED_PER_WORKER = 2
 
 # The task of the running map. Workers are forked after it is set, so they inherit it (and
 # everything it closes over) without pickling; only item chunks and results cross the pipe.
@@ -71,7 +73,9 @@ class WorkerMap:
     Results come in item order, or as they are done with ordered=False. With one process the
     items run here, lazily, while iterating. A task's exception reaches the caller when its
     result is due. Forking happens on entry, so the workers see the state the caller built
-    before it, without pickling it.
+    before it, without pickling it. With share, this process works through chunks of items
+    too, while iterating, and forks one worker fewer: each forked worker holds a copy of
+    this process's memory, so one fewer of them is that much less memory for the same CPUs.
     """
 
     def __init__(
@@ -81,9 +85,11 @@ class WorkerMap:
         processes: int,
         *,
         ordered: bool = True,
+        share: bool = False,
     ) -> None:
         self.task = task
         self.ordered = ordered
+        self.share = share
         self.items = list(items)
         self.processes = processes if len(self.items) > 1 else 1
         self._pool: Any = None
@@ -102,15 +108,44 @@ class WorkerMap:
             # A worker that dies (killed, out of memory) breaks the pool with an error here
             # instead of leaving the build waiting for its results.
             self._pool = ProcessPoolExecutor(
-                self.processes,
+                self.processes - 1 if self.share else self.processes,
                 mp_context=multiprocessing.get_context("fork"),
                 initializer=_die_with_parent,
                 initargs=(os.getpid(),),
             )
-            futures = [self._pool.submit(_run_chunk, chunk) for chunk in chunks]
-            done = futures if self.ordered else as_completed(futures)
-            self._results = (future.result() for future in done)
+            if self.share:
+                self._results = self._shared(chunks)
+            else:
+                futures = [self._pool.submit(_run_chunk, chunk) for chunk in chunks]
+                done = futures if self.ordered else as_completed(futures)
+                self._results = (future.result() for future in done)
         return self
+
+    def _shared(self, chunks: list[list[Any]]) -> Iterator[list[Any]]:
+        """Yield the chunks' results, running a chunk here whenever the workers have enough."""
+        queued: dict[Future, int] = {}
+        finished: dict[int, list[Any]] = {}
+        ahead = QUEUED_PER_WORKER * (self.processes - 1)
+        taken = due = 0  # chunks handed out; the next chunk to yield in order
+        while due < len(chunks):
+            while len(queued) < ahead and taken < len(chunks):
+                queued[self._pool.submit(_run_chunk, chunks[taken])] = taken
+                taken += 1
+            if taken < len(chunks):
+                finished[taken] = [self.task(item) for item in chunks[taken]]
+                taken += 1
+            elif not any(future.done() for future in queued):
+                wait(queued, return_when=FIRST_COMPLETED)
+            for future in [future for future in queued if future.done()]:
+                finished[queued.pop(future)] = future.result()
+            if self.ordered:
+                while due in finished:
+                    yield finished.pop(due)
+                    due += 1
+            else:
+                for number in list(finished):
+                    due += 1
+                    yield finished.pop(number)
 
     def __iter__(self) -> Iterator[Any]:
         if self._results is None:

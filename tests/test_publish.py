@@ -275,6 +275,20 @@ def test_a_new_site_appears_whole_and_a_killed_build_leaves_nothing_behind(site_
     assert (spare / "index.html").stat().st_ino == (out / "index.html").stat().st_ino
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_first_build_keeps_every_page_as_the_same_file_in_the_spare_tree(
+    site_root: Path, jobs: int
+):
+    out = site_root / "site"
+    report = publish(Project(site_root), out, preview=False, jobs=jobs)
+    spare = site_root / ".site.previous"
+    kept = sorted(str(p.relative_to(spare)) for p in spare.rglob("*") if p.is_file())
+    assert kept == report.pages
+    for relative in report.pages:
+        assert (spare / relative).stat().st_ino == (out / relative).stat().st_ino
+    assert [p.name for p in site_root.glob(".site.*.tmp")] == []
+
+
 def test_unchanged_pages_are_not_rewritten(site_root: Path):
     out = site_root / "site"
     first = publish(Project(site_root), out, preview=False)

@@ -300,3 +300,30 @@ def test_a_link_put_into_the_kept_previous_site_never_leads_the_build_outside(
     assert list(outside.iterdir()) == []
     assert not (out / "guides/shopify-catalog-clustering").is_symlink()
     assert (out / "guides/shopify-catalog-clustering/index.html").is_file()
+
+
+def test_a_live_text_changed_after_selection_stops_the_build_with_the_old_site_in_place(
+    workspace: Path, monkeypatch: pytest.MonkeyPatch
+):
+    # Selection hands back no text: each page reads its revision again, checked by its hash.
+    from generator.errors import PublishError
+    from generator.site import model
+
+    root = published_workspace(workspace)
+    out = root / "site"
+    publish(Project(root), out, preview=False)
+    before = site_files(out)
+    edit_summary(root, random.Random(4))  # every page's inputs change: all are rendered
+    project = Project(root)
+    state = review.read_state(project, "shopify-catalog-clustering")
+    revision = project.guides.history_dir("shopify-catalog-clustering") / state.live.revision
+    made = model.SiteModel.__init__
+
+    def tamper_after_selection(self, *args, **kwargs):
+        made(self, *args, **kwargs)
+        revision.write_text(revision.read_text(encoding="utf-8") + "\nA forged line.\n")
+
+    monkeypatch.setattr(model.SiteModel, "__init__", tamper_after_selection)
+    with pytest.raises(PublishError, match="changed while the site was being built"):
+        publish(Project(root), out, preview=False)
+    assert site_files(out) == before

@@ -97,3 +97,44 @@ def _running(pid: int) -> bool:
             return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
     except FileNotFoundError:
         return False
+
+
+def test_with_share_this_process_takes_chunks_too_and_forks_one_worker_fewer():
+    with WorkerMap(square_with_pid, range(400), 2, share=True) as results:
+        out = list(results)
+    assert [value for value, _ in out] == [x * x for x in range(400)]
+    pids = {pid for _, pid in out}
+    assert os.getpid() in pids
+    assert len(pids) == 2
+
+
+def test_with_share_unordered_results_are_every_result_once():
+    with WorkerMap(square_with_pid, range(300), 3, ordered=False, share=True) as results:
+        out = sorted(value for value, _ in results)
+    assert out == [x * x for x in range(300)]
+
+
+def test_with_share_an_error_here_or_in_a_worker_reaches_the_caller():
+    def fail_on(x: int) -> int:
+        if x in (3, 250):
+            raise SourceError("bad record", path="sources/x.yaml", field="url", rule="source")
+        return x
+
+    with pytest.raises(SourceError), WorkerMap(fail_on, range(300), 2, share=True) as results:
+        list(results)
+
+
+def test_with_share_a_worker_that_dies_stops_the_map_with_a_clear_error():
+    parent = os.getpid()
+
+    def die_in_worker(x: int) -> int:
+        if os.getpid() != parent:
+            os.kill(os.getpid(), signal.SIGKILL)
+        time.sleep(0.002)
+        return x
+
+    with (
+        pytest.raises(WorkerError, match="worker process died"),
+        WorkerMap(die_in_worker, range(400), 2, share=True) as results,
+    ):
+        list(results)

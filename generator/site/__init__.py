@@ -109,6 +109,17 @@ def _publish(
         store = cache.BuildCache(cache_path, report.warnings)
         common, pick_keys = cache.pick_keys(project, signatures, base, preview, previous)
         known = previous.picks if previous is not None else None
+        # model: the topic hubs are the last build's while no record changed, else they are
+        # computed while the workers pick
+        topics_key = cache.records_key(project, signatures)
+        same = previous is not None and previous.topics_key == topics_key
+        hubs: list = [previous.topics if previous and same else None]
+        related = previous.related if previous and same else None
+
+        def compute_hubs() -> None:
+            if hubs[0] is None:
+                hubs[0] = model.site_topics(project)
+
         try:
             chosen = select.select(
                 project,
@@ -118,16 +129,12 @@ def _publish(
                 known=known,
                 pick_keys=pick_keys,
                 strict=strict,
+                meanwhile=compute_hubs,
             )
         finally:
             store.close()
         render.use_template_cache(cache_path.parent / "templates")
-        # model: the topic hubs are the last build's while no record changed
-        topics_key = cache.records_key(project, signatures)
-        same = previous is not None and previous.topics_key == topics_key
-        topics = previous.topics if previous and same else None
-        related = previous.related if previous and same else None
-        site = model.SiteModel(project, chosen.guides, topics, related)
+        site = model.SiteModel(project, chosen.guides, hubs[0], related)
         facts = [g.facts for g in chosen.guides]
         # render: the input key of every page; when only some guides' own files changed and
         # no listing shows anything new of them, only their pages and the feed can change

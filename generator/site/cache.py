@@ -283,7 +283,7 @@ def only_working_files(project: Project, changed: set[str], live: list[str]) -> 
 
 # --- what the last build of an output folder read, kept for the next one --------------------
 
-STATE_VERSION = 2
+STATE_VERSION = 3
 
 
 @dataclass
@@ -430,7 +430,7 @@ def load_sources_cached(
             reason = exc.strerror or type(exc).__name__
             return None, [SourceError(f"cannot be read: {reason}", path=path, rule="source.read")]
 
-    with WorkerMap(load, fresh, processes) as loaded:
+    with WorkerMap(load, fresh, processes, share=True) as loaded:
         for path, (source, problems) in zip(fresh, loaded, strict=True):
             result.problems.extend(problems)
             if source is not None:

@@ -106,6 +106,12 @@ def site_issues(guides: Sequence[SiteGuide], today: date, site_name: str) -> lis
     return pages
 
 
+def site_topics(project: Project, ordered: list[Source] | None = None) -> list[Topic]:
+    """Compute the topic hubs of the records (ordered: the records sorted by key, if made)."""
+    ordered = ordered or sorted(project.sources.sources, key=lambda s: s.key)
+    return compute_topics(ordered, project.settings.topics.min_sources)
+
+
 def listing_order(guide: SiteGuide) -> tuple:
     """Sort key of the index: the newest write-up first (the date its card shows), undated last."""
     return (*recency_key(guide.source), guide.id)
@@ -130,7 +136,7 @@ class SiteModel:
         self.guide_of: dict[str, SiteGuide] = {g.source.key: g for g in guides}
         self.problems: list[str] = []
         if topics is None:
-            topics = compute_topics(self.sources, project.settings.topics.min_sources)
+            topics = site_topics(project, self.sources)
         self.all_topics = topics
         self.topics, clashes = unique_slugs(topics)
         for clash in clashes:
@@ -158,9 +164,13 @@ class SiteModel:
         self.listing_order = sorted(guides, key=listing_order)
         self._cards: dict[str, dict] = {}
         self._card_keys: dict[str, str] = {}
+        # By the id of the item: the items live in _items as long as the model.
+        self._item_keys: dict[int, str] = {}
         # Source cards as HTML, filled by the render stage: each is rendered once per process.
         self.card_html: dict[str, Markup] = {}
         self._related: dict[str, list[dict]] = {}
+        self._items: dict[str, dict | None] = {}
+        self._tag_links: dict[str, dict] = {}
 
     @cached_property
     def issues(self) -> list[IssuePage]:
@@ -237,7 +247,15 @@ class SiteModel:
         return links
 
     def tag_links(self, tags: Iterable[str]) -> list[dict]:
-        return [{"name": tag, "href": self.topic_href.get(normalize_tag(tag))} for tag in tags]
+        """Return each tag's link to its hub (None when it has none); pages only read them."""
+        links = self._tag_links
+        found = []
+        for tag in tags:
+            link = links.get(tag)
+            if link is None:
+                link = links[tag] = {"name": tag, "href": self.topic_href.get(normalize_tag(tag))}
+            found.append(link)
+        return found
 
     def source_href(self, source: Source) -> str | None:
         """Link to the guide when it is on the site, else to the write-up's source card."""
@@ -255,21 +273,29 @@ class SiteModel:
         items: list[dict] = []
         self._related[source.key] = items
         for other in self.related.related(source):
-            href = self.source_href(other)
-            if href is None:
-                continue
-            items.append(
-                {
-                    "title": other.title,
-                    "company": other.company,
-                    "year": other.published.year if other.published else None,
-                    "summary": other.summary,
-                    "href": href,
-                    "is_guide": other.key in self.guide_of,
-                    "tags": self.tag_links(other.tags),
-                }
-            )
+            item = self._related_item(other)
+            if item is not None:
+                items.append(item)
         return items
+
+    def _related_item(self, other: Source) -> dict | None:
+        """Return a write-up as a related-story item, made once: every page showing it shares it."""
+        if other.key in self._items:
+            return self._items[other.key]
+        href = self.source_href(other)
+        item = None
+        if href is not None:
+            item = {
+                "title": other.title,
+                "company": other.company,
+                "year": other.published.year if other.published else None,
+                "summary": other.summary,
+                "href": href,
+                "is_guide": other.key in self.guide_of,
+                "tags": self.tag_links(other.tags),
+            }
+        self._items[other.key] = item
+        return item
 
     def card(self, source: Source) -> dict:
         """Return the data of a write-up's source card (computed once per build)."""
@@ -295,12 +321,27 @@ class SiteModel:
             self._cards[source.key] = cached
         return cached
 
+    def forget_cards(self) -> None:
+        """Let the source cards go once every listing page that shows them is placed."""
+        self._cards.clear()
+        self.card_html.clear()
+
     def card_key(self, source: Source) -> str:
         """Return a hash of a source card's data: a page's input, without rendering it."""
         key = self._card_keys.get(source.key)
         if key is None:
-            key = content_key(self.card(source))
+            card = self.card(source)
+            # Each related story by its own key: many cards share it, hashed once.
+            related = [self._item_key(item) for item in card["related"]]
+            key = content_key({**card, "related": related})
             self._card_keys[source.key] = key
+        return key
+
+    def _item_key(self, item: dict) -> str:
+        """Return the key of a related-story item (shared, see _related_item), made once."""
+        key = self._item_keys.get(id(item))
+        if key is None:
+            key = self._item_keys[id(item)] = content_key(item)
         return key
 
 

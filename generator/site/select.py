@@ -9,7 +9,8 @@ from datetime import date
 
 from generator.clock import now
 from generator.errors import PrepguideError, PublishError, StorageError
-from generator.guides import GuideDoc, GuideMeta
+from generator.fsio import sha256_text
+from generator.guides import FRONT_MATTER, GuideDoc, GuideMeta
 from generator.livecheck import failure_note, judge_live
 from generator.project import Project
 from generator.review import live_version, mark_published, read_state
@@ -36,7 +37,7 @@ class GuideHead:
 class SiteGuide:
     """A guide that goes on the site, in the version that is live (or the draft, in preview).
 
-    The text itself (doc) is read when a page needs it; the title, company and record
+    The text itself (body) is read when a page needs it; the title, company and record
     (meta) and content_hash are at hand.
     """
 
@@ -48,24 +49,28 @@ class SiteGuide:
     first_published: date | None
     updated: date | None
     marked_published: bool = False
-    loaded: GuideDoc | None = field(default=None, repr=False, compare=False)
-    loader: Callable[[], GuideDoc] | None = field(default=None, repr=False, compare=False)
+    loaded: str | None = field(default=None, repr=False, compare=False)
+    loader: Callable[[], str] | None = field(default=None, repr=False, compare=False)
 
     @property
-    def doc(self) -> GuideDoc:
-        """Return the text that goes on the site (read once, checked against its hash)."""
-        if self.loaded is None:
-            assert self.loader is not None
-            doc = self.loader()
-            if doc.content_hash != self.content_hash:
-                raise PublishError(
-                    "the guide's text changed while the site was being built; publish again",
-                    record_id=self.id,
-                    rule="publish.changed",
-                )
-            object.__setattr__(self, "loaded", doc)
-        assert self.loaded is not None
-        return self.loaded
+    def body(self) -> str:
+        """Return the text that goes on the site, checked against its hash.
+
+        It is read each time it is asked for, unless the guide was made with it (loaded):
+        a build renders each page once, and keeping every text would weigh more than the
+        rest of the build together.
+        """
+        if self.loaded is not None:
+            return self.loaded
+        assert self.loader is not None
+        body = self.loader()
+        if sha256_text(body) != self.content_hash:
+            raise PublishError(
+                "the guide's text changed while the site was being built; publish again",
+                record_id=self.id,
+                rule="publish.changed",
+            )
+        return body
 
     @property
     def published(self) -> date | None:
@@ -104,6 +109,26 @@ class Picked:
     marked_published: bool = False
     # Why a live text that stays on the site fails current checks.
     flagged: str | None = None
+    # The live revision's file name (in guides/.history/<id>/); None for a draft.
+    revision: str | None = None
+    # What pages show of the text and its hash, kept when the text itself is let go (slim).
+    head: GuideHead | None = None
+    content_hash: str | None = None
+
+    def slim(self) -> Picked:
+        """Return this pick without its text, which is read again when a page needs it.
+
+        A build holds every guide's pick at once: their texts would weigh more than the
+        rest of the build together, in this process and in every worker forked from it.
+        """
+        if self.doc is None:
+            return self
+        return replace(
+            self,
+            doc=None,
+            head=GuideHead.of(self.doc.meta),
+            content_hash=self.doc.content_hash,
+        )
 
 
 @dataclass
@@ -175,6 +200,7 @@ def pick_guide(
             **remember,
             marked_published=marked,
             flagged=flagged,
+            revision=state.live.revision,
         )
     status = state.status if state else "draft"
     if preview and status == "draft":
@@ -219,11 +245,13 @@ def select(
     known: dict[str, KnownPick] | None = None,
     pick_keys: dict[str, str] | None = None,
     strict: bool = False,
+    meanwhile: Callable[[], object] | None = None,
 ) -> Selection:
     """Pick the guides of a build, and name live guides whose working file is missing.
 
     known holds the last build's picks by guide: one whose inputs have the same key in
-    pick_keys is taken as it is instead of being read and checked again.
+    pick_keys is taken as it is instead of being read and checked again. meanwhile runs
+    here while worker processes pick (with none, before the picks).
     """
     cache = cache or BuildCache(None)
     by_id = project.sources.by_id()
@@ -241,10 +269,15 @@ def select(
     fresh_ids = [guide_id for guide_id in ids if guide_id not in reused]
 
     def pick(guide_id: str) -> Picked | None:
-        return pick_guide(project, guide_id, preview=preview, cache=cache, strict=strict)
+        picked = pick_guide(project, guide_id, preview=preview, cache=cache, strict=strict)
+        return picked.slim() if picked is not None else None
 
     picks: dict[str, KnownPick] = {}
+    # The workers pick; this process does what meanwhile asks, and holds none of the checks'
+    # caches, so that the workers forked later to render start from a lean process.
     with WorkerMap(pick, fresh_ids, processes) as fresh:
+        if meanwhile is not None:
+            meanwhile()
         results = {guide_id: picked for guide_id, picked in zip(fresh_ids, fresh, strict=True)}
     for guide_id in ids:
         entry = reused.get(guide_id)
@@ -267,14 +300,10 @@ def select(
             flagged[picked.id] = picked.flagged
         if entry is not None:
             assert entry.meta is not None and entry.content_hash is not None
-            meta, content_hash, doc = entry.meta, entry.content_hash, None
+            meta, content_hash = entry.meta, entry.content_hash
         else:
-            assert picked.doc is not None
-            meta, content_hash, doc = (
-                GuideHead.of(picked.doc.meta),
-                picked.doc.content_hash,
-                picked.doc,
-            )
+            assert picked.head is not None and picked.content_hash is not None
+            meta, content_hash = picked.head, picked.content_hash
         chosen.append(
             SiteGuide(
                 picked.id,
@@ -285,8 +314,7 @@ def select(
                 picked.first_published,
                 picked.updated,
                 picked.marked_published,
-                loaded=doc,
-                loader=_loader(project, picked.id, picked.draft),
+                loader=_loader(project, picked.id, picked.revision),
             )
         )
     missing = sorted(g.id for g in chosen if g.id in without_file)
@@ -304,25 +332,31 @@ class KnownPick:
 
     @classmethod
     def of(cls, key: str, picked: Picked) -> KnownPick:
-        doc = picked.doc
-        slim = replace(picked, doc=None, new_verdict=None)
-        head = GuideHead.of(doc.meta) if doc else None
-        return cls(key, slim, head, doc.content_hash if doc else None)
+        slim = replace(picked.slim(), new_verdict=None, head=None, content_hash=None)
+        return cls(key, slim, picked.head, picked.content_hash)
 
 
-def _loader(project: Project, guide_id: str, draft: bool) -> Callable[[], GuideDoc]:
-    def load() -> GuideDoc:
-        doc = project.guides.read(guide_id) if draft else None
-        if not draft:
-            live = live_version(project, guide_id)
-            doc = live.doc if live else None
-        if doc is None:
-            raise PublishError(
-                "the guide went away while the site was being built; publish again",
-                record_id=guide_id,
-                rule="publish.changed",
-            )
-        return doc
+def _loader(project: Project, guide_id: str, revision: str | None) -> Callable[[], str]:
+    """Return what reads a guide's text again: its live revision (by name), else its draft."""
+
+    def load() -> str:
+        if revision is not None:
+            path = project.guides.history_dir(guide_id) / revision
+            try:
+                match = FRONT_MATTER.match(path.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError):
+                match = None
+            if match is not None:
+                return match.group(2)
+        else:
+            doc = project.guides.read(guide_id)
+            if doc is not None:
+                return doc.body
+        raise PublishError(
+            "the guide went away while the site was being built; publish again",
+            record_id=guide_id,
+            rule="publish.changed",
+        )
 
     return load
 
@@ -336,9 +370,8 @@ def record_publication(project: Project, guides: list[SiteGuide]) -> list[SiteGu
     unmarked = sorted(g.id for g in guides if not g.draft and not g.marked_published)
     if not unmarked:
         return guides
-    docs = {g.id: g.loaded for g in guides if g.loaded is not None}
     try:
-        mark_published(project, unmarked, docs=docs)
+        mark_published(project, unmarked)
     except (OSError, StorageError) as exc:
         why = exc.strerror if isinstance(exc, OSError) else exc.message
         where = exc.filename if isinstance(exc, OSError) else exc.path

@@ -26,13 +26,21 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, ValidationError
-
 from generator.errors import PublishError
-from generator.fsio import DEFAULT_DIR_MODE, atomic_write_text, process_running
-from generator.site.cache import CACHE_DIR, move_aside, no_collection
+from generator.fsio import DEFAULT_DIR_MODE, process_running
+from generator.site.cache import CACHE_DIR
+from generator.site.manifest import (
+    MANIFEST_VERSION,
+    Manifest,
+    PageEntry,
+    _same_file,
+    read_manifest,
+    same_site,
+    state_paths,
+    unchanged,
+    write_manifest,
+)
 
-MANIFEST_VERSION = 2
 MANAGED_DIRS = ("guides", "topics", "companies", "page", "digest")
 STAGING_SUFFIX = ".tmp"
 # .<site folder>.previous: the site before the current one, the base of the next build.
@@ -44,43 +52,6 @@ AT_FDCWD = -100
 RENAME_EXCHANGE = 2
 
 
-class PageEntry(BaseModel):
-    """A page of the last build: its content, the file that holds it, and its input key."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    digest: str
-    size: int
-    inode: int
-    mtime_ns: int
-    key: str | None = None
-
-
-class Manifest(BaseModel):
-    """What the last build of one output folder made, and from which inputs."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    version: int = MANIFEST_VERSION
-    fingerprint: str = ""
-    pages: dict[str, PageEntry] = {}
-    left_out: dict[str, str] = {}
-    problems: list[str] = []
-    guides: list[str] = []
-    drafts: list[str] = []
-    missing: list[str] = []
-    flagged: dict[str, str] = {}
-    # What the build was made from: settings, code and date (base), and each input file.
-    base: str = ""
-    signatures: dict[str, str] = {}
-    # The site's folders as this build left them (inode, mtime), and the files it linked over
-    # without managing them; the same for the site before it, kept as the spare (see Trees).
-    folders: dict[str, tuple[int, int]] = {}
-    carried: list[str] = []
-    spare_folders: dict[str, tuple[int, int]] = {}
-    spare_files: list[str] = []
-
-
 @dataclass(frozen=True)
 class Written:
     """A page placed in the new tree by any process: its manifest entry, and if it is new."""
@@ -88,73 +59,6 @@ class Written:
     relative: str
     entry: PageEntry
     written: bool
-
-
-def state_paths(state_dir: Path, out_dir: Path) -> tuple[Path, Path]:
-    """Return the manifest path of an output folder and the cache path."""
-    folder = state_dir / CACHE_DIR
-    key = hashlib.sha256(str(out_dir.resolve()).encode()).hexdigest()[:16]
-    return folder / f"manifest-{key}.json", folder / "cache.sqlite"
-
-
-def read_manifest(path: Path, warnings: list[str]) -> Manifest:
-    """Read the manifest; one that is not valid is moved aside with a warning."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return Manifest()
-    except (OSError, UnicodeDecodeError) as exc:
-        move_aside(path, f"unreadable publish manifest ({exc})", warnings)
-        return Manifest()
-    try:
-        with no_collection():
-            manifest = Manifest.model_validate_json(text)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "manifest"
-        move_aside(path, f"invalid publish manifest ({where}: {first['msg']})", warnings)
-        return Manifest()
-    if manifest.version != MANIFEST_VERSION:
-        move_aside(path, f"publish manifest version {manifest.version}", warnings)
-        return Manifest()
-    return manifest
-
-
-def write_manifest(path: Path, manifest: Manifest) -> None:
-    """Write the manifest atomically."""
-    atomic_write_text(path, manifest.model_dump_json(indent=0))
-
-
-def unchanged(manifest: Manifest, fingerprint: str, out_dir: Path) -> bool:
-    """Return True when no input changed and every page is the file the manifest names."""
-    if not manifest.fingerprint or manifest.fingerprint != fingerprint:
-        return False
-    folder = os.fspath(out_dir)
-    return all(
-        _same_file(os.path.join(folder, relative), entry)
-        for relative, entry in manifest.pages.items()
-    )
-
-
-def same_site(manifest: Manifest, keys: dict[str, str], out_dir: Path) -> bool:
-    """Return True when the site would get exactly the pages it has: no page to build."""
-    if set(manifest.pages) != set(keys):
-        return False
-    if any(entry.key != keys[relative] for relative, entry in manifest.pages.items()):
-        return False
-    folder = os.fspath(out_dir)
-    return all(
-        _same_file(os.path.join(folder, relative), entry)
-        for relative, entry in manifest.pages.items()
-    )
-
-
-def _same_file(path: Path | str, entry: PageEntry) -> bool:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return False
-    return (st.st_size, st.st_ino, st.st_mtime_ns) == (entry.size, entry.inode, entry.mtime_ns)
 
 
 @contextmanager
@@ -245,6 +149,15 @@ class SiteWriter:
         self._root = os.fspath(self.root)
         self._old = os.fspath(self.old) if self.old is not None else None
         self._dev = os.stat(self._root).st_dev
+        # A first build into a folder links each page it writes into a second new tree too,
+        # kept as the spare once the site is in place (see _keep_copy); processes that write
+        # pages link them, so that this costs no time after the render.
+        self._copy: str | None = None
+        if self.old is None:
+            with contextlib.suppress(OSError):
+                self._copy = tempfile.mkdtemp(
+                    prefix=prefix, suffix=STAGING_SUFFIX, dir=out_dir.parent
+                )
 
     def _old_page(self, relative: str) -> str | None:
         """Return the old site's file of a page when it still is the one the manifest names."""
@@ -332,11 +245,23 @@ class SiteWriter:
                 ) from None
             with handle:
                 handle.write(data)
+            if self._copy is not None:
+                self._keep(target, relative)
         st = os.stat(target)
         page = PageEntry(
             digest=digest, size=len(data), inode=st.st_ino, mtime_ns=st.st_mtime_ns, key=key
         )
         return Written(relative, page, not reused)
+
+    def _keep(self, target: str, relative: str) -> None:
+        """Link a page just written into the spare copy; one that fails is found by finish."""
+        assert self._copy is not None
+        copy = os.path.join(self._copy, relative)
+        try:
+            _make_parent(copy)
+            os.link(target, copy, follow_symlinks=False)
+        except OSError:
+            return
 
     def put(self, relative: str, text: str | bytes, key: str | None = None) -> None:
         """Place a page and account for it."""
@@ -423,36 +348,37 @@ class SiteWriter:
         """Keep hard links of a first build's pages as the spare, the next build's tree.
 
         Without it the next build, however small its change, links every page into a new
-        tree. Nothing is lost when this fails: the site is in place, the next build links.
+        tree. The links were made as the pages were written (any other page is linked here).
+        Nothing is lost when this fails: the site is in place, the next build links.
         """
-        files = sorted(self.pages)
-        prefix = f".{self.out_dir.name}.{os.getpid()}."
-        try:
-            staging = tempfile.mkdtemp(
-                prefix=prefix, suffix=STAGING_SUFFIX, dir=self.out_dir.parent
-            )
-        except OSError:
+        copy, self._copy = self._copy, None
+        if copy is None:
             return
+        files = sorted(self.pages)
+        live = os.fspath(self.out_dir)
         try:
-            live = os.fspath(self.out_dir)
-            made = {""}
-            for relative in files:
-                folder = relative.rpartition("/")[0]
-                if folder not in made:
-                    os.makedirs(os.path.join(staging, folder), exist_ok=True)
-                    made.add(folder)
-                target = os.path.join(staging, relative)
-                os.link(os.path.join(live, relative), target, follow_symlinks=False)
-            folders = _folders(staging, files)
-            os.rename(staging, spare_path(self.out_dir))
+            for relative in files:  # a page not written by this build is linked now
+                target = os.path.join(copy, relative)
+                try:
+                    st = os.lstat(target)
+                except FileNotFoundError:
+                    st = None
+                if st is None or st.st_ino != self.pages[relative].inode:
+                    _clear(target)
+                    _make_parent(target)
+                    os.link(os.path.join(live, relative), target, follow_symlinks=False)
+            folders = _folders(copy, files)
+            os.rename(copy, spare_path(self.out_dir))
         except OSError:
-            shutil.rmtree(staging, ignore_errors=True)
+            shutil.rmtree(copy, ignore_errors=True)
             return
         self.spare_folders, self.spare_files = folders, files
 
     def abandon(self) -> None:
         """Remove a new site that was not finished."""
         shutil.rmtree(self.root, ignore_errors=True)
+        if self._copy is not None:
+            shutil.rmtree(self._copy, ignore_errors=True)
 
 
 def _make_parent(target: str) -> None:
@@ -618,3 +544,15 @@ def remove_orphaned_staging(out_dir: Path) -> None:
         match = STAGING_NAME.match(folder.name)
         if match and folder.is_dir() and not process_running(int(match.group(1))):
             shutil.rmtree(folder, ignore_errors=True)
+
+
+__all__ = [
+    "MANIFEST_VERSION",
+    "Manifest",
+    "PageEntry",
+    "read_manifest",
+    "same_site",
+    "state_paths",
+    "unchanged",
+    "write_manifest",
+]

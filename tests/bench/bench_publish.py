@@ -31,6 +31,7 @@ import sys
 import tempfile
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -296,6 +297,7 @@ def run_site_floor(root: Path, out: Path) -> dict:
 
     project = Project(root)
     guides = select(project, preview=False).guides
+    guides = [replace(guide, loaded=guide.body) for guide in guides]  # the live texts
     model = SiteModel(project, guides)
     for source in model.sources:
         model.related_items(source)
