@@ -377,6 +377,8 @@ def _text_names(text: str) -> frozenset[str]:
     """Return the capitalised words inside one sentence, and its acronyms."""
     found = set()
     for i, token in enumerate(words(text)):
+        if "-" not in token and not token[0].isupper():
+            continue  # its one piece's head starts with the token's first letter, not a capital
         for piece in parts(token):
             head = piece.split("'")[0].split("’")[0]
             if len(head) < 2 or not head[0].isupper():
