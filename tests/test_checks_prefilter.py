@@ -7,10 +7,12 @@ from __future__ import annotations
 import pytest
 
 from generator import figures
-from generator.checks.attribution import ATTRIBUTION_PATTERNS, ENTITY_MARK
+from generator.checks import attribution
+from generator.checks.attribution import ATTRIBUTION_PATTERNS, ENTITY_MARK, QUOTE_MARK
 from generator.checks.base import SENTENCE_END, entity_pattern, sentence_at, split_sentences
 from generator.checks.leftovers import BOILERPLATE, BOILERPLATE_LOWER
 from generator.checks.prefilter import Gated, Names
+from generator.checks.text import GENERIC_ACRONYMS, _text_names, parts, words
 from generator.codehash import import_closure
 from generator.quotes import QUOTED
 
@@ -148,3 +150,85 @@ def test_boilerplate_is_found_in_lower_case_as_the_case_blind_pattern_finds_it()
 
 def test_the_checks_code_hash_covers_the_shared_analysis_and_prefilter():
     assert {"checks.analysis", "checks.prefilter"} <= import_closure("checks")
+
+
+def _names_in_full(text):
+    """The record-name scan as written before it skipped lower-case tokens."""
+    found = set()
+    for i, token in enumerate(words(text)):
+        for piece in parts(token):
+            head = piece.split("'")[0].split("’")[0]
+            if len(head) < 2 or not head[0].isupper():
+                continue
+            mixed = head[1:] != head[1:].lower()
+            if (i > 0 or mixed) and head.casefold() not in GENERIC_ACRONYMS:
+                found.add(head)
+    return frozenset(found)
+
+
+NAME_TEXTS = [
+    "Meta trains LLMs on GPUs with PyTorch, eBPF and the end-to-End Grand-Teton rack.",
+    "the x-Ray and o'Neil and d’Artagnan; ǅemal (titlecase) and Éclair, ßeta, 2024-Q3.",
+    "iPhone and mRNA, the FBLearner-flow, k8s, A100-80GB and ml-Ops at Meta's lab.",
+    "GPU CPU Ai ML etl-CI; ÖBB, Ωmega, and under_score_Names.",
+    "",
+]
+
+
+def test_record_names_skip_only_tokens_that_hold_no_capital_head():
+    for text in NAME_TEXTS:
+        assert _text_names.__wrapped__(text) == _names_in_full(text), text
+
+
+def _advice_in_full(sentence, mentions, patterns):
+    """attribution._attributed_advice as written with the patterns' own findall and sub."""
+    unquoted = QUOTED.sub(QUOTE_MARK, sentence)
+    names = mentions.compiled.findall(unquoted)
+    pattern = attribution._runs(mentions) if len(names) > 1 else mentions.compiled
+    if len(names) > 1:
+        names = [" ".join(run.split()) for run in pattern.findall(unquoted)]
+    masked = pattern.sub(ENTITY_MARK, unquoted)
+    lowered = masked.casefold()
+    present = {cue for cue in attribution.ALL_CUES if cue in lowered}
+    for index, pattern in enumerate(patterns):
+        if present.isdisjoint(attribution.PATTERN_CUES[index]):
+            continue
+        match = pattern.search(masked)
+        if match is None:
+            continue
+        last = index == len(ATTRIBUTION_PATTERNS) - 1
+        if last and attribution.NEGATION.search(masked, 0, match.start()):
+            continue
+        hit = match.group()
+        for name in names[masked[: match.start()].count(ENTITY_MARK) :]:
+            hit = hit.replace(ENTITY_MARK, name, 1)
+        return masked, hit
+    return masked, None
+
+
+ADVICE_TEXTS = [
+    "Meta recommends that you profile first.",
+    "Engineering at Meta  Meta AI\tGEM advise candidates to shard; GEM says you should.",
+    '"Meta recommends it," said GEM; the META team urges you to measure, says Gem.',
+    "Meta AI GEM and Meta: the engineers behind Meta AI  GEM advise you to batch.",
+    "\u212aafka and Kafka and ſkills: Kafka's engineers advise you to batch.",
+    "As Kafka puts it, you should batch; Skills Kafka recommend it.",
+    "nothing names the company here.",
+]
+
+
+@pytest.mark.parametrize(
+    "names", [("Engineering at Meta", "Meta AI", "Meta", "GEM"), ("Kafka", "Skills")]
+)
+def test_entity_masking_is_what_the_patterns_findall_and_sub_give(names, monkeypatch):
+    mentions = entity_pattern(names)
+    seen = []
+    real = attribution._masked
+    monkeypatch.setattr(attribution, "_masked", lambda *a: seen.append(real(*a)) or seen[-1])
+    hits = 0
+    for sentence in ADVICE_TEXTS:
+        seen.clear()
+        hit = attribution._attributed_advice.__wrapped__(sentence, mentions, ATTRIBUTION_PATTERNS)
+        assert (seen[0], hit) == _advice_in_full(sentence, mentions, ATTRIBUTION_PATTERNS)
+        hits += hit is not None
+    assert hits >= 2
