@@ -321,6 +321,16 @@ def _identifier_starts(text: str, runs: list[int]) -> set[int]:
     return starts
 
 
+def may_hold_figures(text: str) -> bool:
+    """Return False only when no piece of a text can hold a figure (_scan finds none in any)."""
+    if DIGIT.search(text) is not None:
+        return True
+    lowered = text.lower()  # lower() maps each character alone: a piece's is a piece of this
+    return any(word in lowered for word in SCALE_TRIGGERS) or any(
+        word in lowered for word in MULTIPLIER_TRIGGERS
+    )
+
+
 def extract(text: str) -> list[Figure]:
     """Return every figure stated in a text, in order of appearance."""
     return [figure for _, figure in extract_at(text)]

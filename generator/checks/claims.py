@@ -9,7 +9,7 @@ from decimal import Decimal
 from functools import lru_cache
 
 from generator.checks.text import STOP, WORD, parts, stem
-from generator.figures import VAGUE, WORD_NUMBERS, Figure, extract_at
+from generator.figures import VAGUE, WORD_NUMBERS, Figure, extract_at, may_hold_figures
 
 # Counting words a claim may use as figures: figures.WORD_NUMBERS from two to fifty.
 COUNTING_WORDS = {word: value for word, value in WORD_NUMBERS.items() if 2 <= value <= 50}
@@ -205,6 +205,15 @@ def quantities(text: str, number_words: bool = True, nouns: bool = True) -> tupl
             noun = _noun(text, match.end()) if nouns else ""
             found.append(Quantity(figure, noun, "", match.start()))
     return tuple(found)
+
+
+def may_hold_quantities(text: str) -> bool:
+    """Return False only when quantities() is empty for every sentence of a text.
+
+    A sentence is a stripped piece between breaks, and a break ends in a space or a newline,
+    so a number word standing alone in a sentence stands alone in the text too.
+    """
+    return may_hold_figures(text) or NUMBER_WORD.search(text) is not None
 
 
 NUMBER_RUN = re.compile(r"\d+")

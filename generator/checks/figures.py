@@ -18,6 +18,7 @@ from generator.checks.claims import (
     Quantity,
     derived,
     match,
+    may_hold_quantities,
     noun_after,
     quantities,
     same_figure,
@@ -116,6 +117,8 @@ def check_figures(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
             )
             findings.append(finding(rule, "error", block.section, message))
             continue
+        if not may_hold_quantities(block.text):
+            continue  # no sentence of it holds a figure or a number word
         for sentence in shared.sentences(block.text):
             instruction = None  # is_instruction(sentence) outside reports, judged when needed
             about = None
