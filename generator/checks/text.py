@@ -171,6 +171,8 @@ def parts(token: str) -> list[str]:
 @lru_cache(maxsize=65536)
 def stems(text: str) -> tuple[str, ...]:
     """Return the stems of every word and hyphen part of a text (cached per text)."""
+    if "-" not in text:
+        return tuple(map(stem, words(text)))  # no token has a hyphen part
     out = []
     for token in words(text):
         if "-" in token:
