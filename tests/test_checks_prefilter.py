@@ -7,12 +7,19 @@ from __future__ import annotations
 import pytest
 
 from generator import figures
-from generator.checks import attribution
+from generator.checks import attribution, claims
 from generator.checks.attribution import ATTRIBUTION_PATTERNS, ENTITY_MARK, QUOTE_MARK
-from generator.checks.base import SENTENCE_END, entity_pattern, sentence_at, split_sentences
+from generator.checks.base import (
+    SENTENCE_END,
+    entity_pattern,
+    sentence_at,
+    sentences,
+    split_sentences,
+)
 from generator.checks.leftovers import BOILERPLATE, BOILERPLATE_LOWER
 from generator.checks.prefilter import Gated, Names
-from generator.checks.text import GENERIC_ACRONYMS, _text_names, parts, words
+from generator.checks.text import GENERIC_ACRONYMS, _text_names, parts, stem, words
+from generator.checks.text import stems as text_stems
 from generator.codehash import import_closure
 from generator.quotes import QUOTED
 
@@ -232,3 +239,41 @@ def test_entity_masking_is_what_the_patterns_findall_and_sub_give(names, monkeyp
         assert (seen[0], hit) == _advice_in_full(sentence, mentions, ATTRIBUTION_PATTERNS)
         hits += hit is not None
     assert hits >= 2
+
+
+QUANTITY_TEXTS = [
+    "Our reading.\n\nNo figure here, only often, tone and attention.",
+    "It ran in three regions. Then it stopped.",
+    "- ſix racks\n- then more",
+    "Costs fell (two-thirds).\nNext: a Hundred ways.",
+    "It DOUBLED; then it halved.",
+    "Twenty-one steps, a tenfold rise, x2 and v3.",
+    "Thousands of hosts. Dozens of teams!",
+    "Cut it by 40%.",
+    "\u212aeep one thing: İt is fine, network and often stay words.",
+    "",
+]
+
+
+def test_a_block_without_figure_cues_has_no_sentence_with_a_quantity():
+    for text in QUANTITY_TEXTS:
+        found = any(claims.quantities.__wrapped__(s, nouns=False) for s in sentences(text))
+        assert not found or claims.may_hold_quantities(text), text
+        if not claims.may_hold_quantities(text):
+            assert not any(figures._scan(s) for s in sentences(text)), text
+    held = [claims.may_hold_quantities(text) for text in QUANTITY_TEXTS]
+    assert held == [False, True, True, True, True, True, True, True, False, False]
+
+
+STEM_TEXTS = ["end-to-end runs of GPUs", "GPUs halved FLOPs’ hours", "it's Meta's", "a-b c", ""]
+
+
+def test_stems_without_a_hyphen_are_each_words_stem():
+    for text in STEM_TEXTS:
+        expected = []
+        for token in words(text):
+            pieces = parts(token) if "-" in token else [token]
+            expected += [stem(piece) for piece in pieces]
+            if len(pieces) > 1:
+                expected.append(stem(token))
+        assert text_stems.__wrapped__(text) == tuple(expected), text
