@@ -4,10 +4,13 @@ case-insensitively without lower() mapping them to it."""
 
 from __future__ import annotations
 
+import random
+from difflib import SequenceMatcher
+
 import pytest
 
 from generator import figures
-from generator.checks import attribution, claims
+from generator.checks import attribution, claims, stepform
 from generator.checks.attribution import ATTRIBUTION_PATTERNS, ENTITY_MARK, QUOTE_MARK
 from generator.checks.base import (
     SENTENCE_END,
@@ -277,3 +280,31 @@ def test_stems_without_a_hyphen_are_each_words_stem():
             if len(pieces) > 1:
                 expected.append(stem(token))
         assert text_stems.__wrapped__(text) == tuple(expected), text
+
+
+def _same_letters_in_full(a, b):
+    """stepform.same_letters as written with letter pairs taken as two-letter slices."""
+    if not a or not b or abs(len(a) - len(b)) > max(2, len(a) // 10):
+        return False
+    if a == b:
+        return True
+    pairs_a = {a[i : i + 2] for i in range(len(a) - 1)}
+    pairs_b = {b[i : i + 2] for i in range(len(b) - 1)}
+    if len(pairs_a & pairs_b) < stepform.LETTERS * max(len(pairs_a), len(pairs_b)) - 4:
+        return False
+    return SequenceMatcher(None, a, b, autojunk=False).ratio() >= stepform.LETTERS
+
+
+def test_step_letter_pairs_compare_as_the_two_letter_slices_do():
+    rng = random.Random(13)
+    pairs = [("a", "b"), ("ab", "ab"), ("aaaa", "aaab"), ("rerunthejob", "rerunthejobs")]
+    pairs += [("measurelatency", "measurelatenyc"), ("ééaa", "éeaa"), ("x", "xy")]
+    for _ in range(400):
+        a = "".join(rng.choice("abcé") for _ in range(rng.randint(1, 30)))
+        b = list(a)
+        for _ in range(rng.randint(0, 4)):
+            b[rng.randrange(len(b))] = rng.choice("abcé")
+        pairs.append((a, "".join(b)))
+    results = [stepform.same_letters.__wrapped__(a, b) for a, b in pairs]
+    assert results == [_same_letters_in_full(a, b) for a, b in pairs]
+    assert True in results and False in results
