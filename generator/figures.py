@@ -564,6 +564,47 @@ def _number_words(text: str) -> set[str]:
     return {word for word in set(WORD_RUN.findall(text)) if word.lower() in WORD_NUMBERS}
 
 
+# The words a figure can end with and still go on past a space: "54 K\ntimes", "two\nmillion",
+# "per\ncent", "May 5th\n2024", "20 to\n30"; a break after any other word is one no figure spans.
+BRIDGE_WORDS = frozenset(
+    [*WORD_NUMBERS, *SCALES, *MONTHS, "usd", "eur", "gbp", "to", "and", "between"]
+    + ["x", "per", "cent", "percent", "percentage", "point", "points", "fold", "times"]
+    + ["st", "nd", "rd", "th"]
+)
+# Spaces after a sentence mark or a word, before a letter or digit: where a text may be cut.
+BREAK_AT = re.compile(r"(?<=[.!?A-Za-z])\s+(?=[A-Za-z0-9])")
+LAST_LETTERS = re.compile(r"[A-Za-z]+\Z")
+
+
+def pieces(text: str) -> list[tuple[int, str]]:
+    """Cut a text where no figure spans the cut; return each piece with its offset.
+
+    _scan finds in each piece, shifted by its offset, exactly the figures it finds in the
+    whole text. A cut is a line break after a word no figure ends with (BRIDGE_WORDS), that
+    word maybe ending a sentence; or spaces before a letter after a sentence mark that follows
+    no digit. A figure goes on past a space only after such a word, a digit or a sign, and a
+    list marker starts only at a line start. A text that may hold a link (which _clean blanks,
+    so that a piece could start with blanks and a list marker) or an exotic letter is not cut.
+    """
+    if "://" in text or "www." in text or "](" in text or "<" in text or not _plain(text):
+        return [(0, text)]
+    found, last = [], 0
+    for space in BREAK_AT.finditer(text):
+        end = space.start()
+        mark = text[end - 1] in ".!?"
+        if "\n" in space.group():
+            stop = end - 1 if mark else end
+            word = LAST_LETTERS.search(text, max(last, stop - 24), stop)
+            if word is None or word.start() == stop - 24 or word.group().lower() in BRIDGE_WORDS:
+                continue
+        elif not mark or not text[space.end()].isalpha() or end < 2 or text[end - 2].isdigit():
+            continue  # within a line: only sentences, and never before a digit
+        found.append((last, text[last:end]))
+        last = space.end()
+    found.append((last, text[last:]))
+    return found
+
+
 def ground(text: str, dates: Iterable[date] = ()) -> Grounding:
     """Index the figures of a source text and its record dates."""
     return _ground(text, tuple(sorted(set(dates))))
@@ -582,7 +623,9 @@ def _ground(text: str, dates: tuple[date, ...]) -> Grounding:
             keyed.add((unit, value))
             values.add(value)
 
-    for _, figure in _extract_at(text):
+    # Piece by piece: the same figures, and a record's sentences are the texts the guide's
+    # reported sentences and the record's own index scan again.
+    for figure in (figure for _, piece in pieces(text) for _, figure in _extract_at(piece)):
         if figure.kind == "value":
             add(figure.unit, figure.lo)
         elif figure.kind == "range":
