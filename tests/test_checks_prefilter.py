@@ -308,3 +308,50 @@ def test_step_letter_pairs_compare_as_the_two_letter_slices_do():
     results = [stepform.same_letters.__wrapped__(a, b) for a, b in pairs]
     assert results == [_same_letters_in_full(a, b) for a, b in pairs]
     assert True in results and False in results
+
+
+PIECE_WORDS = """54 3.6 20 25% 2.5x K 54K 3bn billion thousand hundreds two Three a times Times
+fold -fold x X per cent percent percentage points to and between May Jan. March 5th 3rd 2024
+2024-06-12 USD usd $ €5 doubled halved twice dozen GPUs hosts Meta A100 H100-80GB v2 p99 1. 2) -
+– ( ) Step e.g. U.S. it ran ſix www.a.b https://x.org/2024/1 <tag> ~1 over The .5 1,234 1)"""
+PIECE_TOKENS = [*PIECE_WORDS.split(), "[x](http://a.b/c", "“quoted.”", "1\u00a0234"]
+PIECE_SEPARATORS = [" ", " ", "\n", ". ", ".\n", "! ", "? ", "\n\n", ".  ", " - ", ", ", "; "]
+PIECE_SEPARATORS += ["\t", "\u00a0", ".\u00a0", ".) ", ". \n ", "\n  "]
+PIECE_TEXTS = [
+    "It is 54\nthousand strong.",
+    "costs USD\n5 million.",
+    "from 20 to\n30% of hosts",
+    "in May.\n2024 was big",
+    "on the 5th\nJanuary 2024 it ran",
+    "Step\n3.\nNext step",
+    "between\n2 and 3 days",
+    "a\nbillion users. Two\nthousand more",
+    "It grew 20 per\ncent. Then 20 percent\nto 30 percent.",
+    "Done. Then 3. Next 1. percent. www.a.b! 20.\n  ",
+    "Scale\n2.5x model complexity\n4x total training FLOPs\nThe team reports 3x fewer stalls.",
+]
+
+
+def _pieces_scan(text):
+    shifted = [(at + o, f) for o, piece in figures.pieces(text) for at, f in figures._scan(piece)]
+    return sorted(shifted, key=lambda pair: pair[0])
+
+
+def test_a_text_cut_in_pieces_yields_the_figures_of_the_whole_text():
+    rng = random.Random(13)
+    texts = list(PIECE_TEXTS)
+    for _ in range(3000):
+        parts = [rng.choice(PIECE_TOKENS) + rng.choice(PIECE_SEPARATORS) for _ in range(12)]
+        texts.append("".join(parts[: rng.randint(1, 12)]))
+    cut = 0
+    for text in texts:
+        assert _pieces_scan(text) == figures._scan(text), text
+        assert " ".join(p for _, p in figures.pieces(text)).split() == text.split()
+        cut += len(figures.pieces(text)) > 1
+    assert cut > 1000
+    assert [p for _, p in figures.pieces(PIECE_TEXTS[-1])] == [
+        "Scale",
+        "2.5x model complexity",
+        "4x total training FLOPs",
+        "The team reports 3x fewer stalls.",
+    ]
