@@ -571,36 +571,59 @@ BRIDGE_WORDS = frozenset(
     + ["x", "per", "cent", "percent", "percentage", "point", "points", "fold", "times"]
     + ["st", "nd", "rd", "th"]
 )
-# Spaces after a sentence mark or a word, before a letter or digit: where a text may be cut.
-BREAK_AT = re.compile(r"(?<=[.!?A-Za-z])\s+(?=[A-Za-z0-9])")
+# Spaces after a sentence mark, before a letter or digit: where a sentence may end.
+MARK_SPACE = re.compile(r"[.!?](\s+)(?=[A-Za-z0-9])")
 LAST_LETTERS = re.compile(r"[A-Za-z]+\Z")
+ASCII_WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+ASCII_ALNUM = frozenset("0123456789").union(ASCII_WORD)
+
+
+def _space_runs(text: str) -> dict[int, int]:
+    """Return the runs of spaces after a sentence mark or holding a line break: start -> end."""
+    runs = {match.start(1): match.end(1) for match in MARK_SPACE.finditer(text)}
+    at = text.find("\n")
+    while at >= 0:
+        start, end = at, at + 1
+        while start and text[start - 1].isspace():  # str.isspace is what \s matches
+            start -= 1
+        while end < len(text) and text[end].isspace():
+            end += 1
+        runs[start] = end
+        at = text.find("\n", end)
+    return runs
 
 
 def pieces(text: str) -> list[tuple[int, str]]:
     """Cut a text where no figure spans the cut; return each piece with its offset.
 
     _scan finds in each piece, shifted by its offset, exactly the figures it finds in the
-    whole text. A cut is a line break after a word no figure ends with (BRIDGE_WORDS), that
-    word maybe ending a sentence; or spaces before a letter after a sentence mark that follows
-    no digit. A figure goes on past a space only after such a word, a digit or a sign, and a
-    list marker starts only at a line start. A text that may hold a link (which _clean blanks,
-    so that a piece could start with blanks and a list marker) or an exotic letter is not cut.
+    whole text. A cut is a run of spaces before a letter or digit: one holding a line break
+    after a word no figure ends with (BRIDGE_WORDS), that word maybe ending a sentence; or one
+    within a line, after a sentence mark that follows no digit, before a letter. A figure goes
+    on past a space only after such a word, a digit or a sign, and a list marker starts only
+    at a line start. A text that may hold a link (which _clean blanks, so that a piece could
+    start with blanks and a list marker) or an exotic letter is not cut.
     """
     if "://" in text or "www." in text or "](" in text or "<" in text or not _plain(text):
         return [(0, text)]
     found, last = [], 0
-    for space in BREAK_AT.finditer(text):
-        end = space.start()
-        mark = text[end - 1] in ".!?"
-        if "\n" in space.group():
-            stop = end - 1 if mark else end
+    runs = _space_runs(text)
+    for start in sorted(runs):
+        end = runs[start]
+        if not start or end >= len(text) or text[end] not in ASCII_ALNUM:
+            continue
+        mark = text[start - 1] in ".!?"
+        if not mark and text[start - 1] not in ASCII_WORD:
+            continue  # a line break after a digit, a sign or a space: a figure may go on
+        if "\n" in text[start:end]:
+            stop = start - 1 if mark else start
             word = LAST_LETTERS.search(text, max(last, stop - 24), stop)
             if word is None or word.start() == stop - 24 or word.group().lower() in BRIDGE_WORDS:
                 continue
-        elif not mark or not text[space.end()].isalpha() or end < 2 or text[end - 2].isdigit():
+        elif not mark or not text[end].isalpha() or start < 2 or text[start - 2].isdigit():
             continue  # within a line: only sentences, and never before a digit
-        found.append((last, text[last:end]))
-        last = space.end()
+        found.append((last, text[last:start]))
+        last = end
     found.append((last, text[last:]))
     return found
 
