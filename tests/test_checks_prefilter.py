@@ -355,3 +355,23 @@ def test_a_text_cut_in_pieces_yields_the_figures_of_the_whole_text():
         "4x total training FLOPs",
         "The team reports 3x fewer stalls.",
     ]
+
+
+NUMBER_WORD_TEXTS = [
+    "Two or THREE, twenty-one; often tone, x-ten, ten_x, 3ten, fifty.",
+    "seven-fold and Seven fold, eleven, Twelve fifteen: nine",
+    "ſix, \u212aelvin, İt was two, naïve four",
+    "twotwo two two-",
+    "",
+]
+
+
+def test_number_word_spans_are_the_look_behind_patterns_matches():
+    rng = random.Random(13)
+    words = ["two", "Ten", "often", "x", "-", "_", "3", "FIVE", "ſix", "é", " ", ",", "twenty"]
+    texts = NUMBER_WORD_TEXTS + [
+        "".join(rng.choice(words) for _ in range(rng.randint(1, 12))) for _ in range(2000)
+    ]
+    for text in texts:
+        expected = [match.span() for match in claims.NUMBER_WORD.finditer(text)]
+        assert list(claims.number_word_spans(text)) == expected, text
