@@ -62,6 +62,81 @@ def needles(pattern: re.Pattern[str]) -> frozenset[str] | None:
     return _needles(sre_parse.parse(pattern.pattern, pattern.flags))
 
 
+# At most this many ways a match may start, or the pattern is searched as it is.
+MAX_STARTS = 64
+
+
+def _heads(items) -> set[tuple[str, bool]] | None:
+    """Return (head, whole) pairs: every match of a parsed sequence starts with a head, and
+    is exactly that head where whole is True; None when there are too many to list."""
+    current = {("", True)}
+    for op, av in items:
+        if op in ZERO_WIDTH:
+            continue  # matches no character: the heads go on after it
+        if not any(whole for _, whole in current):
+            break
+        following = _item_heads(op, av)
+        if following is None:
+            return None
+        current = {
+            (head + more, whole and more_whole) if whole else (head, False)
+            for head, whole in current
+            for more, more_whole in (following if whole else [("", False)])
+        }
+        if len(current) > MAX_STARTS:
+            return None
+    return current
+
+
+def _item_heads(op, av) -> set[tuple[str, bool]] | None:
+    """Return the (head, whole) pairs of one parsed item (its characters unknown: ("", False))."""
+    if op is sre.LITERAL:
+        char = chr(av)
+        # A private-use mark has no case; an ASCII letter is found in lower case.
+        return {(char.lower(), True)} if char.isascii() or 0xE000 <= av <= 0xF8FF else UNKNOWN
+    if op is sre.SUBPATTERN:
+        return _heads(av[-1])
+    if op is sre.ATOMIC_GROUP:
+        return _heads(av)
+    if op is sre.BRANCH:
+        found: set[tuple[str, bool]] = set()
+        for branch in av[1]:
+            heads = _heads(branch)
+            if heads is None:
+                return None
+            found |= heads
+        return found
+    if op in REPEATS:
+        low, high, body = av
+        heads = _heads(body)
+        if heads is None:
+            return None
+        if low == 0 and high == 1:
+            return heads | {("", True)}
+        started = {(head, False) for head, _ in heads}
+        return started if low else started | {("", True)}
+    return UNKNOWN
+
+
+UNKNOWN = {("", False)}
+
+
+def starts(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
+    """Return lower-case strings one of which every match of a pattern starts with, or None.
+
+    None when a match may start with any character. No string of the result starts with
+    another: the shorter one finds every place the longer one would.
+    """
+    heads = _heads(sre_parse.parse(pattern.pattern, pattern.flags))
+    if heads is None or any(not head for head, _ in heads):
+        return None
+    found: list[str] = []
+    for head in sorted({head for head, _ in heads}, key=len):
+        if not any(head.startswith(shorter) for shorter in found):
+            found.append(head)
+    return tuple(found)
+
+
 EXOTIC_CHAR = re.compile(f"[{EXOTIC}]")
 _LAST: tuple[str, str | None] = ("", "")
 
@@ -81,19 +156,41 @@ def _lowered(text: str) -> str | None:
 
 
 class Gated:
-    """A compiled pattern whose search first looks for a word every match holds."""
+    """A compiled pattern whose search first looks for a word every match holds.
+
+    When every match starts with one of a few words and no single one (the scan skips to a
+    pattern's one opening word by itself), the search tries the pattern only where such a word
+    starts, in order: the first match there is the one a full scan finds first.
+    """
 
     def __init__(self, pattern: re.Pattern[str]) -> None:
         self.compiled = pattern
         found = sorted(needles(pattern) or (), key=lambda n: (-len(n), n))
         self.gate = re.compile("|".join(map(re.escape, found))) if found else None
+        heads = starts(pattern)
+        self.starts = heads if heads is not None and len(heads) > 1 else None
 
     def search(self, text: str, *args) -> re.Match[str] | None:
-        if self.gate is not None and not args:
-            lowered = _lowered(text)
-            if lowered is not None and self.gate.search(lowered) is None:
-                return None
-        return self.compiled.search(text, *args)
+        if args or (self.gate is None and self.starts is None):
+            return self.compiled.search(text, *args)
+        lowered = _lowered(text)
+        if lowered is None:
+            return self.compiled.search(text)
+        if self.gate is not None and self.gate.search(lowered) is None:
+            return None
+        if self.starts is None:
+            return self.compiled.search(text)
+        offsets = set()
+        for head in self.starts:
+            at = lowered.find(head)
+            while at >= 0:
+                offsets.add(at)
+                at = lowered.find(head, at + 1)
+        for at in sorted(offsets):
+            match = self.compiled.match(text, at)
+            if match is not None:
+                return match
+        return None
 
     def __getattr__(self, name: str):
         return getattr(self.compiled, name)
