@@ -10,7 +10,7 @@ from difflib import SequenceMatcher
 import pytest
 
 from generator import figures
-from generator.checks import attribution, claims, stepform
+from generator.checks import attribution, claims, prefilter, stepform
 from generator.checks.attribution import ATTRIBUTION_PATTERNS, ENTITY_MARK, QUOTE_MARK
 from generator.checks.base import (
     SENTENCE_END,
@@ -375,3 +375,39 @@ def test_number_word_spans_are_the_look_behind_patterns_matches():
     for text in texts:
         expected = [match.span() for match in claims.NUMBER_WORD.finditer(text)]
         assert list(claims.number_word_spans(text)) == expected, text
+
+
+ADVICE_WORDS = f"""{ENTITY_MARK} {ENTITY_MARK}'s the The THE this team teams engineers people staff
+authors according to According should must ought have has had need to be 'd better would will
+could tell teach you candidates readers recommends advise advises says said writes suggests
+that lesson advice message is simple : take it from listen if ask as in per following view
+taught showed told endorsed by approved backed not never behind at of its own tips ſays
+\u212aafka İt ſhould""".split()
+
+
+def test_attribution_patterns_tried_at_their_opening_words_find_what_a_full_scan_finds():
+    rng = random.Random(13)
+    sentences = list(SENTENCES)
+    for _ in range(4000):
+        sentences.append(" ".join(rng.choice(ADVICE_WORDS) for _ in range(rng.randint(1, 14))))
+    started = [pattern for pattern in ATTRIBUTION_PATTERNS if pattern.starts]
+    assert len(started) >= 8
+    hits = 0
+    for pattern in ATTRIBUTION_PATTERNS:
+        for sentence in sentences:
+            fast, full = pattern.search(sentence), pattern.compiled.search(sentence)
+            assert (fast and (fast.span(), fast.groups())) == (
+                full and (full.span(), full.groups())
+            ), (pattern.pattern[:60], sentence)
+            hits += full is not None
+    assert hits > 50
+
+
+def test_opening_words_of_a_pattern():
+    compile_ = __import__("re").compile
+    assert set(prefilter.starts(compile_(r"\b(?:ab|cd?)e|x", 2))) == {"x", "ce", "cde", "abe"}
+    heads = {"the", "x", "tos", "toys"}
+    assert set(prefilter.starts(compile_(r"(?:the\s+)?X[a-z]|toy?s"))) == heads
+    assert set(prefilter.starts(compile_(r"a*b"))) == {"a", "b"}
+    assert prefilter.starts(compile_(r"[ab]c")) is None
+    assert prefilter.starts(compile_(r"a?|b")) is None
