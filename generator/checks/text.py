@@ -383,7 +383,8 @@ def _text_names(text: str) -> frozenset[str]:
         _add_heads(found, tokens[0], False)
     # A token with no capital (islower) has no capitalised head: most words are skipped in C.
     for token in filterfalse(str.islower, tokens[1:]):
-        _add_heads(found, token, True)
+        if "-" in token or token[0].isupper():  # else its one head starts without a capital
+            _add_heads(found, token, True)
     return frozenset(found)
 
 
