@@ -343,8 +343,26 @@ def extract_at(text: str) -> list[tuple[int, Figure]]:
 
 @lru_cache(maxsize=8192)
 def _extract_at(text: str) -> tuple[tuple[int, Figure], ...]:
-    """Extract once per text: the rules read one sentence's figures several ways."""
+    """Extract once per text: the rules read one sentence's figures several ways.
+
+    A long text with several sentences, lines or clauses is scanned piece by piece (see
+    pieces): the same figures, and a record's sentences, lines and scale items are then the
+    texts that the guide's reported sentences and the record's own index hold.
+    """
+    if len(text) >= CUT_LENGTH:
+        for cutter, cues in ((pieces, ("\n", ". ", "! ", "? ")), (clauses, ("; ", ": "))):
+            if any(cue in text for cue in cues):
+                cut = cutter(text)  # sentences first: each is then a text of its own
+                if len(cut) > 1:
+                    return tuple(
+                        (offset + at, figure)
+                        for offset, piece in cut
+                        for at, figure in _extract_at(piece)
+                    )
     return tuple(_scan(text))
+
+
+CUT_LENGTH = 60  # shorter texts are scanned whole: cutting would cost more than it shares
 
 
 def _scan(text: str) -> list[tuple[int, Figure]]:
@@ -573,6 +591,9 @@ BRIDGE_WORDS = frozenset(
 )
 # Spaces after a sentence mark, before a letter or digit: where a sentence may end.
 MARK_SPACE = re.compile(r"[.!?](\s+)(?=[A-Za-z0-9])")
+# Spaces after a semicolon or colon, before a letter or digit: where a clause may end.
+CLAUSE_SPACE = re.compile(r"[;:](\s+)(?=[A-Za-z0-9])")
+LIST_MARKER = re.compile(r"\d+[.)]\s")  # what ORDERED_MARKER blanks after a line start
 LAST_LETTERS = re.compile(r"[A-Za-z]+\Z")
 ASCII_WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 ASCII_ALNUM = frozenset("0123456789").union(ASCII_WORD)
@@ -628,6 +649,29 @@ def pieces(text: str) -> list[tuple[int, str]]:
     return found
 
 
+def clauses(text: str) -> list[tuple[int, str]]:
+    """Cut a text after its semicolons and colons; return each clause with its offset.
+
+    As pieces() does, and so that a list of the record's scale items ("Scale stated in the
+    source: a; b; c.") yields the items' own texts: the mark and the spaces after it are left
+    out, and so is a closing sentence mark after a word once the text is cut. No figure holds
+    or goes on past such a mark; a clause must not start with a list marker, which _clean
+    blanks only at a line start.
+    """
+    if "://" in text or "www." in text or "](" in text or "<" in text or not _plain(text):
+        return [(0, text)]
+    found, last = [], 0
+    for cut in CLAUSE_SPACE.finditer(text):
+        if LIST_MARKER.match(text, cut.end()) is None:
+            found.append((last, text[last : cut.start()]))
+            last = cut.end()
+    if found and len(text) - last > 1 and text[-1] in ".!?" and text[-2] in ASCII_WORD:
+        found.append((last, text[last:-1]))
+    else:
+        found.append((last, text[last:]))
+    return found
+
+
 def ground(text: str, dates: Iterable[date] = ()) -> Grounding:
     """Index the figures of a source text and its record dates."""
     return _ground(text, tuple(sorted(set(dates))))
@@ -646,9 +690,7 @@ def _ground(text: str, dates: tuple[date, ...]) -> Grounding:
             keyed.add((unit, value))
             values.add(value)
 
-    # Piece by piece: the same figures, and a record's sentences are the texts the guide's
-    # reported sentences and the record's own index scan again.
-    for figure in (figure for _, piece in pieces(text) for _, figure in _extract_at(piece)):
+    for _, figure in _extract_at(text):
         if figure.kind == "value":
             add(figure.unit, figure.lo)
         elif figure.kind == "range":

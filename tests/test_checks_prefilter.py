@@ -316,7 +316,7 @@ fold -fold x X per cent percent percentage points to and between May Jan. March 
 – ( ) Step e.g. U.S. it ran ſix www.a.b https://x.org/2024/1 <tag> ~1 over The .5 1,234 1)"""
 PIECE_TOKENS = [*PIECE_WORDS.split(), "[x](http://a.b/c", "“quoted.”", "1\u00a0234"]
 PIECE_SEPARATORS = [" ", " ", "\n", ". ", ".\n", "! ", "? ", "\n\n", ".  ", " - ", ", ", "; "]
-PIECE_SEPARATORS += ["\t", "\u00a0", ".\u00a0", ".) ", ". \n ", "\n  "]
+PIECE_SEPARATORS += ["\t", "\u00a0", ".\u00a0", ".) ", ". \n ", "\n  ", "; ", ": ", ";\n", ": 3. "]
 PIECE_TEXTS = [
     "It is 54\nthousand strong.",
     "costs USD\n5 million.",
@@ -329,11 +329,12 @@ PIECE_TEXTS = [
     "It grew 20 per\ncent. Then 20 percent\nto 30 percent.",
     "Done. Then 3. Next 1. percent. www.a.b! 20.\n  ",
     "Scale\n2.5x model complexity\n4x total training FLOPs\nThe team reports 3x fewer stalls.",
+    "Scale stated in the source: 54K GPU hours; 3 billion users; 2. 3 racks; twenty: 5) x",
 ]
 
 
-def _pieces_scan(text):
-    shifted = [(at + o, f) for o, piece in figures.pieces(text) for at, f in figures._scan(piece)]
+def _pieces_scan(text, cutter=figures.pieces):
+    shifted = [(at + o, f) for o, piece in cutter(text) for at, f in figures._scan(piece)]
     return sorted(shifted, key=lambda pair: pair[0])
 
 
@@ -343,18 +344,29 @@ def test_a_text_cut_in_pieces_yields_the_figures_of_the_whole_text():
     for _ in range(3000):
         parts = [rng.choice(PIECE_TOKENS) + rng.choice(PIECE_SEPARATORS) for _ in range(12)]
         texts.append("".join(parts[: rng.randint(1, 12)]))
-    cut = 0
+    cuts = 0
     for text in texts:
         assert _pieces_scan(text) == figures._scan(text), text
-        assert " ".join(p for _, p in figures.pieces(text)).split() == text.split()
-        cut += len(figures.pieces(text)) > 1
-    assert cut > 1000
-    assert [p for _, p in figures.pieces(PIECE_TEXTS[-1])] == [
+        assert _pieces_scan(text, figures.clauses) == figures._scan(text), text
+        assert list(figures._extract_at.__wrapped__(text)) == figures._scan(text), text
+        cut = figures.pieces(text)
+        assert all(text[at : at + len(piece)] == piece for at, piece in cut)
+        assert all(a + len(p) <= b for (a, p), (b, _) in zip(cut, cut[1:], strict=False))
+        cuts += len(cut) > 1
+    assert cuts > 500
+    assert [p for _, p in figures.pieces(PIECE_TEXTS[-2])] == [
         "Scale",
         "2.5x model complexity",
         "4x total training FLOPs",
         "The team reports 3x fewer stalls.",
     ]
+    assert [p for _, p in figures.clauses(PIECE_TEXTS[-1])] == [
+        "Scale stated in the source",
+        "54K GPU hours",
+        "3 billion users; 2. 3 racks",
+        "twenty: 5) x",
+    ]
+    assert [p for _, p in figures.clauses("Scale: a b; c d.")] == ["Scale", "a b", "c d"]
 
 
 NUMBER_WORD_TEXTS = [
