@@ -423,3 +423,16 @@ def test_opening_words_of_a_pattern():
     assert set(prefilter.starts(compile_(r"a*b"))) == {"a", "b"}
     assert prefilter.starts(compile_(r"[ab]c")) is None
     assert prefilter.starts(compile_(r"a?|b")) is None
+
+
+def test_a_reader_word_of_a_sentence_is_one_of_its_block():
+    rng = random.Random(13)
+    words = ["you", "You.", "your", "x-you", "youth", "“you”", "(you)", "- ", "1. ", "Readers"]
+    words += ["job\nseekers", "text", ".", "!", "\n", "\n\n", "’s", "applicants?", "Candidate"]
+    hits = 0
+    for _ in range(3000):
+        block = " ".join(rng.choice(words) for _ in range(rng.randint(1, 12)))
+        if any(attribution.AUDIENCE.search(s) for s in sentences(block)):
+            hits += 1
+            assert attribution.AUDIENCE.search(block), block
+    assert hits > 1000

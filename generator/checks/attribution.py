@@ -265,14 +265,19 @@ def check_attribution(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
     findings = []
     shared = analysis(guide, ctx)
     for block in guide.blocks:
+        reports = block.section == REPORTS
+        # In reports only advice aimed at a reader is refused; a sentence's reader word is one
+        # of its block too (sentences are cut at spaces, marks and quotes).
+        if reports and not AUDIENCE.search(block.text):
+            continue
         if not mentions.search(block.text) and not mentions_document(block.text):
             continue
         for sentence in shared.sentences(block.text):
+            if reports and not AUDIENCE.search(sentence):
+                continue  # advice aimed at no reader: nothing to refuse in reports
             if not mentions.search(sentence) and not mentions_document(sentence):
                 continue
-            if block.section == REPORTS:
-                if not AUDIENCE.search(sentence):
-                    continue  # advice aimed at no reader: nothing to refuse in reports
+            if reports:
                 hit = _attributed_advice(sentence, mentions, reader_patterns)
                 if hit is None:
                     continue
