@@ -619,8 +619,9 @@ def pieces(text: str) -> list[tuple[int, str]]:
 
     _scan finds in each piece, shifted by its offset, exactly the figures it finds in the
     whole text. A cut is a run of spaces before a letter or digit: one holding a line break
-    after a word no figure ends with (BRIDGE_WORDS), that word maybe ending a sentence; or one
-    within a line, after a sentence mark that follows no digit, before a letter. A figure goes
+    after a word no figure ends with (BRIDGE_WORDS), that word maybe ending a sentence, or after
+    a closing parenthesis that follows no digit; or one within a line, after a sentence mark
+    that follows no digit, before a letter. A figure goes
     on past a space only after such a word, a digit or a sign, and a list marker starts only
     at a line start. A text that may hold a link (which _clean blanks, so that a piece could
     start with blanks and a list marker) or an exotic letter is not cut.
@@ -633,6 +634,11 @@ def pieces(text: str) -> list[tuple[int, str]]:
         end = runs[start]
         if not start or end >= len(text) or text[end] not in ASCII_ALNUM:
             continue
+        if text[start - 1] == ")" and "\n" in text[start:end]:
+            if start > 1 and not text[start - 2].isdigit():  # "3)" may be a list marker
+                found.append((last, text[last:start]))
+                last = end
+            continue  # no figure holds a parenthesis, nor goes on past one
         mark = text[start - 1] in ".!?"
         if not mark and text[start - 1] not in ASCII_WORD:
             continue  # a line break after a digit, a sign or a space: a figure may go on

@@ -317,6 +317,7 @@ fold -fold x X per cent percent percentage points to and between May Jan. March 
 PIECE_TOKENS = [*PIECE_WORDS.split(), "[x](http://a.b/c", "“quoted.”", "1\u00a0234"]
 PIECE_SEPARATORS = [" ", " ", "\n", ". ", ".\n", "! ", "? ", "\n\n", ".  ", " - ", ", ", "; "]
 PIECE_SEPARATORS += ["\t", "\u00a0", ".\u00a0", ".) ", ". \n ", "\n  ", "; ", ": ", ";\n", ": 3. "]
+PIECE_SEPARATORS += [")\n", "3)\n", ") \n "]
 PIECE_TEXTS = [
     "It is 54\nthousand strong.",
     "costs USD\n5 million.",
@@ -328,6 +329,7 @@ PIECE_TEXTS = [
     "a\nbillion users. Two\nthousand more",
     "It grew 20 per\ncent. Then 20 percent\nto 30 percent.",
     "Done. Then 3. Next 1. percent. www.a.b! 20.\n  ",
+    "MFU (training doubled)\n3.6 billion users (3)\n4 more\nStep 3)\n4. foo (a)\n2) item",
     "Scale\n2.5x model complexity\n4x total training FLOPs\nThe team reports 3x fewer stalls.",
     "Scale stated in the source: 54K GPU hours; 3 billion users; 2. 3 racks; twenty: 5) x",
 ]
