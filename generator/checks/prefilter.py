@@ -66,7 +66,7 @@ def needles(pattern: re.Pattern[str]) -> frozenset[str] | None:
 MAX_STARTS = 64
 
 
-def _heads(items) -> set[tuple[str, bool]] | None:
+def _heads(items, fold: bool = True) -> set[tuple[str, bool]] | None:
     """Return (head, whole) pairs: every match of a parsed sequence starts with a head, and
     is exactly that head where whole is True; None when there are too many to list."""
     current = {("", True)}
@@ -75,7 +75,7 @@ def _heads(items) -> set[tuple[str, bool]] | None:
             continue  # matches no character: the heads go on after it
         if not any(whole for _, whole in current):
             break
-        following = _item_heads(op, av)
+        following = _item_heads(op, av, fold)
         if following is None:
             return None
         current = {
@@ -88,27 +88,31 @@ def _heads(items) -> set[tuple[str, bool]] | None:
     return current
 
 
-def _item_heads(op, av) -> set[tuple[str, bool]] | None:
+def _item_heads(op, av, fold: bool) -> set[tuple[str, bool]] | None:
     """Return the (head, whole) pairs of one parsed item (its characters unknown: ("", False))."""
     if op is sre.LITERAL:
         char = chr(av)
-        # A private-use mark has no case; an ASCII letter is found in lower case.
-        return {(char.lower(), True)} if char.isascii() or 0xE000 <= av <= 0xF8FF else UNKNOWN
+        if not (char.isascii() or 0xE000 <= av <= 0xF8FF):
+            return UNKNOWN
+        # A private-use mark has no case; an ASCII letter is found in lower case when folded.
+        return {(char.lower() if fold else char, True)}
     if op is sre.SUBPATTERN:
-        return _heads(av[-1])
+        if not fold and av[1] & sre.SRE_FLAG_IGNORECASE:
+            return UNKNOWN  # "(?i:…)" matches other cases than it spells
+        return _heads(av[-1], fold)
     if op is sre.ATOMIC_GROUP:
-        return _heads(av)
+        return _heads(av, fold)
     if op is sre.BRANCH:
         found: set[tuple[str, bool]] = set()
         for branch in av[1]:
-            heads = _heads(branch)
+            heads = _heads(branch, fold)
             if heads is None:
                 return None
             found |= heads
         return found
     if op in REPEATS:
         low, high, body = av
-        heads = _heads(body)
+        heads = _heads(body, fold)
         if heads is None:
             return None
         if low == 0 and high == 1:
@@ -121,13 +125,14 @@ def _item_heads(op, av) -> set[tuple[str, bool]] | None:
 UNKNOWN = {("", False)}
 
 
-def starts(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
-    """Return lower-case strings one of which every match of a pattern starts with, or None.
+def starts(pattern: re.Pattern[str], fold: bool = True) -> tuple[str, ...] | None:
+    """Return strings one of which every match of a pattern starts with, or None.
 
-    None when a match may start with any character. No string of the result starts with
-    another: the shorter one finds every place the longer one would.
+    In lower case when fold (for a scan of the lower-case text), else as the pattern spells
+    them. None when a match may start with any character. No string of the result starts
+    with another: the shorter one finds every place the longer one would.
     """
-    heads = _heads(sre_parse.parse(pattern.pattern, pattern.flags))
+    heads = _heads(sre_parse.parse(pattern.pattern, pattern.flags), fold)
     if heads is None or any(not head for head, _ in heads):
         return None
     found: list[str] = []
@@ -180,17 +185,45 @@ class Gated:
             return None
         if self.starts is None:
             return self.compiled.search(text)
-        offsets = set()
-        for head in self.starts:
-            at = lowered.find(head)
-            while at >= 0:
-                offsets.add(at)
-                at = lowered.find(head, at + 1)
-        for at in sorted(offsets):
-            match = self.compiled.match(text, at)
-            if match is not None:
-                return match
-        return None
+        return _first_match(self.compiled, self.starts, text, lowered)
+
+    def __getattr__(self, name: str):
+        return getattr(self.compiled, name)
+
+
+def _first_match(
+    pattern: re.Pattern[str], heads: tuple[str, ...], text: str, where: str
+) -> re.Match[str] | None:
+    """Return pattern.search(text), trying only where one of the heads starts in where."""
+    offsets = set()
+    for head in heads:
+        at = where.find(head)
+        while at >= 0:
+            offsets.add(at)
+            at = where.find(head, at + 1)
+    for at in sorted(offsets):
+        match = pattern.match(text, at)
+        if match is not None:
+            return match
+    return None
+
+
+class Started:
+    """A case-sensitive compiled pattern searched only where one of its opening words starts.
+
+    A pattern with one opening word, or none to tell, is searched as it is (the engine skips
+    to a single opening word by itself).
+    """
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.compiled = pattern
+        heads = None if pattern.flags & re.IGNORECASE else starts(pattern, fold=False)
+        self.heads = heads if heads is not None and len(heads) > 1 else None
+
+    def search(self, text: str) -> re.Match[str] | None:
+        if self.heads is None:
+            return self.compiled.search(text)
+        return _first_match(self.compiled, self.heads, text, text)
 
     def __getattr__(self, name: str):
         return getattr(self.compiled, name)
