@@ -321,6 +321,16 @@ def _identifier_starts(text: str, runs: list[int]) -> set[int]:
     return starts
 
 
+def may_hold_figures(text: str) -> bool:
+    """Return False only when no piece of a text can hold a figure (_scan finds none in any)."""
+    if DIGIT.search(text) is not None:
+        return True
+    lowered = text.lower()  # lower() maps each character alone: a piece's is a piece of this
+    return any(word in lowered for word in SCALE_TRIGGERS) or any(
+        word in lowered for word in MULTIPLIER_TRIGGERS
+    )
+
+
 def extract(text: str) -> list[Figure]:
     """Return every figure stated in a text, in order of appearance."""
     return [figure for _, figure in extract_at(text)]
@@ -333,8 +343,26 @@ def extract_at(text: str) -> list[tuple[int, Figure]]:
 
 @lru_cache(maxsize=8192)
 def _extract_at(text: str) -> tuple[tuple[int, Figure], ...]:
-    """Extract once per text: the rules read one sentence's figures several ways."""
+    """Extract once per text: the rules read one sentence's figures several ways.
+
+    A long text with several sentences, lines or clauses is scanned piece by piece (see
+    pieces): the same figures, and a record's sentences, lines and scale items are then the
+    texts that the guide's reported sentences and the record's own index hold.
+    """
+    if len(text) >= CUT_LENGTH:
+        for cutter, cues in ((pieces, ("\n", ". ", "! ", "? ")), (clauses, ("; ", ": "))):
+            if any(cue in text for cue in cues):
+                cut = cutter(text)  # sentences first: each is then a text of its own
+                if len(cut) > 1:
+                    return tuple(
+                        (offset + at, figure)
+                        for offset, piece in cut
+                        for at, figure in _extract_at(piece)
+                    )
     return tuple(_scan(text))
+
+
+CUT_LENGTH = 60  # shorter texts are scanned whole: cutting would cost more than it shares
 
 
 def _scan(text: str) -> list[tuple[int, Figure]]:
@@ -552,6 +580,102 @@ def _number_words(text: str) -> set[str]:
         # lower() maps ASCII letters one to one and keeps every word boundary.
         return set(NUMBER_WORD_LOWER.findall(text.lower()))
     return {word for word in set(WORD_RUN.findall(text)) if word.lower() in WORD_NUMBERS}
+
+
+# The words a figure can end with and still go on past a space: "54 K\ntimes", "two\nmillion",
+# "per\ncent", "May 5th\n2024", "20 to\n30"; a break after any other word is one no figure spans.
+BRIDGE_WORDS = frozenset(
+    [*WORD_NUMBERS, *SCALES, *MONTHS, "usd", "eur", "gbp", "to", "and", "between"]
+    + ["x", "per", "cent", "percent", "percentage", "point", "points", "fold", "times"]
+    + ["st", "nd", "rd", "th"]
+)
+# Spaces after a sentence mark, before a letter or digit: where a sentence may end.
+MARK_SPACE = re.compile(r"[.!?](\s+)(?=[A-Za-z0-9])")
+# Spaces after a semicolon or colon, before a letter or digit: where a clause may end.
+CLAUSE_SPACE = re.compile(r"[;:](\s+)(?=[A-Za-z0-9])")
+LIST_MARKER = re.compile(r"\d+[.)]\s")  # what ORDERED_MARKER blanks after a line start
+LAST_LETTERS = re.compile(r"[A-Za-z]+\Z")
+ASCII_WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+ASCII_ALNUM = frozenset("0123456789").union(ASCII_WORD)
+
+
+def _space_runs(text: str) -> dict[int, int]:
+    """Return the runs of spaces after a sentence mark or holding a line break: start -> end."""
+    runs = {match.start(1): match.end(1) for match in MARK_SPACE.finditer(text)}
+    at = text.find("\n")
+    while at >= 0:
+        start, end = at, at + 1
+        while start and text[start - 1].isspace():  # str.isspace is what \s matches
+            start -= 1
+        while end < len(text) and text[end].isspace():
+            end += 1
+        runs[start] = end
+        at = text.find("\n", end)
+    return runs
+
+
+def pieces(text: str) -> list[tuple[int, str]]:
+    """Cut a text where no figure spans the cut; return each piece with its offset.
+
+    _scan finds in each piece, shifted by its offset, exactly the figures it finds in the
+    whole text. A cut is a run of spaces before a letter or digit: one holding a line break
+    after a word no figure ends with (BRIDGE_WORDS), that word maybe ending a sentence, or after
+    a closing parenthesis that follows no digit; or one within a line, after a sentence mark
+    that follows no digit, before a letter. A figure goes
+    on past a space only after such a word, a digit or a sign, and a list marker starts only
+    at a line start. A text that may hold a link (which _clean blanks, so that a piece could
+    start with blanks and a list marker) or an exotic letter is not cut.
+    """
+    if "://" in text or "www." in text or "](" in text or "<" in text or not _plain(text):
+        return [(0, text)]
+    found, last = [], 0
+    runs = _space_runs(text)
+    for start in sorted(runs):
+        end = runs[start]
+        if not start or end >= len(text) or text[end] not in ASCII_ALNUM:
+            continue
+        if text[start - 1] == ")" and "\n" in text[start:end]:
+            if start > 1 and not text[start - 2].isdigit():  # "3)" may be a list marker
+                found.append((last, text[last:start]))
+                last = end
+            continue  # no figure holds a parenthesis, nor goes on past one
+        mark = text[start - 1] in ".!?"
+        if not mark and text[start - 1] not in ASCII_WORD:
+            continue  # a line break after a digit, a sign or a space: a figure may go on
+        if "\n" in text[start:end]:
+            stop = start - 1 if mark else start
+            word = LAST_LETTERS.search(text, max(last, stop - 24), stop)
+            if word is None or word.start() == stop - 24 or word.group().lower() in BRIDGE_WORDS:
+                continue
+        elif not mark or not text[end].isalpha() or start < 2 or text[start - 2].isdigit():
+            continue  # within a line: only sentences, and never before a digit
+        found.append((last, text[last:start]))
+        last = end
+    found.append((last, text[last:]))
+    return found
+
+
+def clauses(text: str) -> list[tuple[int, str]]:
+    """Cut a text after its semicolons and colons; return each clause with its offset.
+
+    As pieces() does, and so that a list of the record's scale items ("Scale stated in the
+    source: a; b; c.") yields the items' own texts: the mark and the spaces after it are left
+    out, and so is a closing sentence mark after a word once the text is cut. No figure holds
+    or goes on past such a mark; a clause must not start with a list marker, which _clean
+    blanks only at a line start.
+    """
+    if "://" in text or "www." in text or "](" in text or "<" in text or not _plain(text):
+        return [(0, text)]
+    found, last = [], 0
+    for cut in CLAUSE_SPACE.finditer(text):
+        if LIST_MARKER.match(text, cut.end()) is None:
+            found.append((last, text[last : cut.start()]))
+            last = cut.end()
+    if found and len(text) - last > 1 and text[-1] in ".!?" and text[-2] in ASCII_WORD:
+        found.append((last, text[last:-1]))
+    else:
+        found.append((last, text[last:]))
+    return found
 
 
 def ground(text: str, dates: Iterable[date] = ()) -> Grounding:

@@ -215,17 +215,31 @@ def _runs(mentions: re.Pattern[str]) -> re.Pattern[str]:
     return re.compile(rf"{one}(?:[ \t]+{one})*", mentions.flags)
 
 
+def _masked(text: str, found: list[re.Match[str]]) -> str:
+    """Return text with each match replaced by ENTITY_MARK (pattern.sub, from its matches)."""
+    if not found:
+        return text
+    pieces, last = [], 0
+    for match in found:
+        pieces += [text[last : match.start()], ENTITY_MARK]
+        last = match.end()
+    pieces.append(text[last:])
+    return "".join(pieces)
+
+
 @lru_cache(maxsize=16384)
 def _attributed_advice(
     sentence: str, mentions: re.Pattern[str], patterns: tuple[re.Pattern[str], ...]
 ) -> str | None:
     """Return the words that put advice in an entity's mouth, or None."""
     unquoted = QUOTED.sub(QUOTE_MARK, sentence)
-    names = mentions.findall(unquoted)
-    pattern = _runs(mentions) if len(names) > 1 else mentions
-    if len(names) > 1:
-        names = [" ".join(run.split()) for run in pattern.findall(unquoted)]
-    masked = pattern.sub(ENTITY_MARK, unquoted)
+    found = list(mentions.finditer(unquoted))
+    if len(found) > 1:
+        found = list(_runs(mentions).finditer(unquoted))
+        names = [" ".join(run.group().split()) for run in found]
+    else:
+        names = [run.group() for run in found]
+    masked = _masked(unquoted, found)
     lowered = masked.casefold()
     present = {cue for cue in ALL_CUES if cue in lowered}
     for index, pattern in enumerate(patterns):
@@ -251,14 +265,21 @@ def check_attribution(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
     findings = []
     shared = analysis(guide, ctx)
     for block in guide.blocks:
+        reports = block.section == REPORTS
+        # In reports only advice aimed at a reader is refused; a sentence's reader word is one
+        # of its block too (sentences are cut at spaces, marks and quotes).
+        if reports and not AUDIENCE.search(block.text):
+            continue
         if not mentions.search(block.text) and not mentions_document(block.text):
             continue
         for sentence in shared.sentences(block.text):
+            if reports and not AUDIENCE.search(sentence):
+                continue  # advice aimed at no reader: nothing to refuse in reports
             if not mentions.search(sentence) and not mentions_document(sentence):
                 continue
-            if block.section == REPORTS:
+            if reports:
                 hit = _attributed_advice(sentence, mentions, reader_patterns)
-                if hit is None or not AUDIENCE.search(sentence):
+                if hit is None:
                     continue
                 if " ".join(sentence.casefold().split()) in shared.normalized_source:
                     continue

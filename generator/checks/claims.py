@@ -4,17 +4,22 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 
 from generator.checks.text import STOP, WORD, parts, stem
-from generator.figures import VAGUE, WORD_NUMBERS, Figure, extract_at
+from generator.figures import VAGUE, WORD_NUMBERS, Figure, extract_at, may_hold_figures
 
 # Counting words a claim may use as figures: figures.WORD_NUMBERS from two to fifty.
 COUNTING_WORDS = {word: value for word, value in WORD_NUMBERS.items() if 2 <= value <= 50}
 NUMBER_WORDS = {**COUNTING_WORDS, "dozen": 12}
 NUMBER_WORD = re.compile(rf"(?<![\w-])(?i:{'|'.join(COUNTING_WORDS)})(?![\w-])")
+# NUMBER_WORD for lower-case ASCII text, without the look-behind that makes a scan try every
+# offset; number_word_spans drops the matches it would have refused.
+NUMBER_WORD_LOWER = re.compile(rf"(?:{'|'.join(COUNTING_WORDS)})(?![\w-])")
+WORD_OR_HYPHEN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 # Words before a figure that make it a rounding of the record's value, and which way.
 BELOW = ("nearly", "almost", "up to", "under", "less than", "fewer than", "below", "just under")
 ABOVE = ("over", "more than", "above", "upwards of", "at least", "well over", "just over")
@@ -196,15 +201,40 @@ def quantities(text: str, number_words: bool = True, nouns: bool = True) -> tupl
     if number_words:
         starts = [q.start for q in found]
         ends = [q.start + len(q.figure.text) for q in found]
-        for match in NUMBER_WORD.finditer(text):
-            at = bisect_right(starts, match.start()) - 1
-            if at >= 0 and match.start() < ends[at]:
+        for start, end in number_word_spans(text):
+            at = bisect_right(starts, start) - 1
+            if at >= 0 and start < ends[at]:
                 continue
-            value = Decimal(NUMBER_WORDS[match.group().casefold()])
-            figure = Figure(match.group(), "value", "", value)
-            noun = _noun(text, match.end()) if nouns else ""
-            found.append(Quantity(figure, noun, "", match.start()))
+            word = text[start:end]
+            figure = Figure(word, "value", "", Decimal(NUMBER_WORDS[word.casefold()]))
+            noun = _noun(text, end) if nouns else ""
+            found.append(Quantity(figure, noun, "", start))
     return tuple(found)
+
+
+def number_word_spans(text: str) -> Iterator[tuple[int, int]]:
+    """Yield the spans NUMBER_WORD.finditer(text) finds.
+
+    In ASCII text, lower() keeps every offset and the pattern matches case aside; a match
+    after a letter, digit or hyphen is one the look-behind refuses. It covers only letters, so
+    no match the look-behind allows starts inside it.
+    """
+    if not text.isascii():
+        yield from (match.span() for match in NUMBER_WORD.finditer(text))
+        return
+    for match in NUMBER_WORD_LOWER.finditer(text.lower()):
+        start = match.start()
+        if not start or text[start - 1] not in WORD_OR_HYPHEN:
+            yield start, match.end()
+
+
+def may_hold_quantities(text: str) -> bool:
+    """Return False only when quantities() is empty for every sentence of a text.
+
+    A sentence is a stripped piece between breaks, and a break ends in a space or a newline,
+    so a number word standing alone in a sentence stands alone in the text too.
+    """
+    return may_hold_figures(text) or next(number_word_spans(text), None) is not None
 
 
 NUMBER_RUN = re.compile(r"\d+")

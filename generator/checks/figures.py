@@ -18,6 +18,7 @@ from generator.checks.claims import (
     Quantity,
     derived,
     match,
+    may_hold_quantities,
     noun_after,
     quantities,
     same_figure,
@@ -116,14 +117,18 @@ def check_figures(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
             )
             findings.append(finding(rule, "error", block.section, message))
             continue
+        if not may_hold_quantities(block.text):
+            continue  # no sentence of it holds a figure or a number word
         for sentence in shared.sentences(block.text):
-            instruction = not reports and is_instruction(sentence)
+            instruction = None  # is_instruction(sentence) outside reports, judged when needed
             about = None
             for q in quantities(sentence, nouns=False):
                 number_word = q.figure.kind == "value" and q.figure.text.isalpha()
                 if number_word and not reports:
                     if about is None:
                         about = shared.about_company(sentence)
+                    if instruction is None:
+                        instruction = not reports and is_instruction(sentence)
                     if not about or instruction:
                         continue
                 key = (q.figure.text, q.approx)
@@ -139,6 +144,8 @@ def check_figures(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
                     continue
                 if about is None:
                     about = shared.about_company(sentence)
+                if instruction is None:
+                    instruction = not reports and is_instruction(sentence)
                 if instruction and (not about or noun_after(sentence, q) in READER_UNITS):
                     continue
                 seen.add((block.section, q.figure.text))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from generator.checks.base import CheckContext, ParsedGuide, finding, quote, sentence_at
+from generator.checks.prefilter import Started
 from generator.findings import Finding
 
 COMMENT = re.compile(r"<!--|-->|<!\[CDATA\[|<\s*(?:script|style|template)\b", re.IGNORECASE)
@@ -79,7 +80,10 @@ def _gate(pattern: str) -> re.Pattern[str]:
 
 
 def _compiled(table):
-    return tuple((hints, _gate(pattern), re.compile(pattern)) for hints, pattern in table)
+    """Compile each pattern and its gate, to be tried only where an opening word starts."""
+    return tuple(
+        (hints, Started(_gate(pattern)), Started(re.compile(pattern))) for hints, pattern in table
+    )
 
 
 KINDS = (

@@ -99,9 +99,9 @@ def copied(
     if sentence.startswith(("“", '"')) and QUOTED.search(sentence) is None:
         return None  # a quotation standing as its own sentence: the splitter took its end
     text = QUOTED.sub(" ", sentence) if '"' in sentence or "“" in sentence else sentence
+    if len(words(text)) < COPY_TOKENS:
+        return None  # too short to copy (and with a word, its stems are not empty)
     tokens = set(stems(text))
-    if len(words(text)) < COPY_TOKENS or not tokens:
-        return None
     if sources is None:
         sources = copy_sources(record_index(ctx.source))
     norm = normalize(text).rstrip(".!? ")

@@ -62,6 +62,86 @@ def needles(pattern: re.Pattern[str]) -> frozenset[str] | None:
     return _needles(sre_parse.parse(pattern.pattern, pattern.flags))
 
 
+# At most this many ways a match may start, or the pattern is searched as it is.
+MAX_STARTS = 64
+
+
+def _heads(items, fold: bool = True) -> set[tuple[str, bool]] | None:
+    """Return (head, whole) pairs: every match of a parsed sequence starts with a head, and
+    is exactly that head where whole is True; None when there are too many to list."""
+    current = {("", True)}
+    for op, av in items:
+        if op in ZERO_WIDTH:
+            continue  # matches no character: the heads go on after it
+        if not any(whole for _, whole in current):
+            break
+        following = _item_heads(op, av, fold)
+        if following is None:
+            return None
+        current = {
+            (head + more, whole and more_whole) if whole else (head, False)
+            for head, whole in current
+            for more, more_whole in (following if whole else [("", False)])
+        }
+        if len(current) > MAX_STARTS:
+            return None
+    return current
+
+
+def _item_heads(op, av, fold: bool) -> set[tuple[str, bool]] | None:
+    """Return the (head, whole) pairs of one parsed item (its characters unknown: ("", False))."""
+    if op is sre.LITERAL:
+        char = chr(av)
+        if not (char.isascii() or 0xE000 <= av <= 0xF8FF):
+            return UNKNOWN
+        # A private-use mark has no case; an ASCII letter is found in lower case when folded.
+        return {(char.lower() if fold else char, True)}
+    if op is sre.SUBPATTERN:
+        if not fold and av[1] & sre.SRE_FLAG_IGNORECASE:
+            return UNKNOWN  # "(?i:…)" matches other cases than it spells
+        return _heads(av[-1], fold)
+    if op is sre.ATOMIC_GROUP:
+        return _heads(av, fold)
+    if op is sre.BRANCH:
+        found: set[tuple[str, bool]] = set()
+        for branch in av[1]:
+            heads = _heads(branch, fold)
+            if heads is None:
+                return None
+            found |= heads
+        return found
+    if op in REPEATS:
+        low, high, body = av
+        heads = _heads(body, fold)
+        if heads is None:
+            return None
+        if low == 0 and high == 1:
+            return heads | {("", True)}
+        started = {(head, False) for head, _ in heads}
+        return started if low else started | {("", True)}
+    return UNKNOWN
+
+
+UNKNOWN = {("", False)}
+
+
+def starts(pattern: re.Pattern[str], fold: bool = True) -> tuple[str, ...] | None:
+    """Return strings one of which every match of a pattern starts with, or None.
+
+    In lower case when fold (for a scan of the lower-case text), else as the pattern spells
+    them. None when a match may start with any character. No string of the result starts
+    with another: the shorter one finds every place the longer one would.
+    """
+    heads = _heads(sre_parse.parse(pattern.pattern, pattern.flags), fold)
+    if heads is None or any(not head for head, _ in heads):
+        return None
+    found: list[str] = []
+    for head in sorted({head for head, _ in heads}, key=len):
+        if not any(head.startswith(shorter) for shorter in found):
+            found.append(head)
+    return tuple(found)
+
+
 EXOTIC_CHAR = re.compile(f"[{EXOTIC}]")
 _LAST: tuple[str, str | None] = ("", "")
 
@@ -81,19 +161,69 @@ def _lowered(text: str) -> str | None:
 
 
 class Gated:
-    """A compiled pattern whose search first looks for a word every match holds."""
+    """A compiled pattern whose search first looks for a word every match holds.
+
+    When every match starts with one of a few words and no single one (the scan skips to a
+    pattern's one opening word by itself), the search tries the pattern only where such a word
+    starts, in order: the first match there is the one a full scan finds first.
+    """
 
     def __init__(self, pattern: re.Pattern[str]) -> None:
         self.compiled = pattern
         found = sorted(needles(pattern) or (), key=lambda n: (-len(n), n))
         self.gate = re.compile("|".join(map(re.escape, found))) if found else None
+        heads = starts(pattern)
+        self.starts = heads if heads is not None and len(heads) > 1 else None
 
     def search(self, text: str, *args) -> re.Match[str] | None:
-        if self.gate is not None and not args:
-            lowered = _lowered(text)
-            if lowered is not None and self.gate.search(lowered) is None:
-                return None
-        return self.compiled.search(text, *args)
+        if args or (self.gate is None and self.starts is None):
+            return self.compiled.search(text, *args)
+        lowered = _lowered(text)
+        if lowered is None:
+            return self.compiled.search(text)
+        if self.gate is not None and self.gate.search(lowered) is None:
+            return None
+        if self.starts is None:
+            return self.compiled.search(text)
+        return _first_match(self.compiled, self.starts, text, lowered)
+
+    def __getattr__(self, name: str):
+        return getattr(self.compiled, name)
+
+
+def _first_match(
+    pattern: re.Pattern[str], heads: tuple[str, ...], text: str, where: str
+) -> re.Match[str] | None:
+    """Return pattern.search(text), trying only where one of the heads starts in where."""
+    offsets = set()
+    for head in heads:
+        at = where.find(head)
+        while at >= 0:
+            offsets.add(at)
+            at = where.find(head, at + 1)
+    for at in sorted(offsets):
+        match = pattern.match(text, at)
+        if match is not None:
+            return match
+    return None
+
+
+class Started:
+    """A case-sensitive compiled pattern searched only where one of its opening words starts.
+
+    A pattern with one opening word, or none to tell, is searched as it is (the engine skips
+    to a single opening word by itself).
+    """
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.compiled = pattern
+        heads = None if pattern.flags & re.IGNORECASE else starts(pattern, fold=False)
+        self.heads = heads if heads is not None and len(heads) > 1 else None
+
+    def search(self, text: str) -> re.Match[str] | None:
+        if self.heads is None:
+            return self.compiled.search(text)
+        return _first_match(self.compiled, self.heads, text, text)
 
     def __getattr__(self, name: str):
         return getattr(self.compiled, name)

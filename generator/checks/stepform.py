@@ -130,8 +130,9 @@ def same_letters(a: str, b: str) -> bool:
         return False
     if a == b:
         return True
-    pairs_a = {a[i : i + 2] for i in range(len(a) - 1)}
-    pairs_b = {b[i : i + 2] for i in range(len(b) - 1)}
+    # Letter pairs as tuples: the same pairs, one for one, as the slices a[i : i + 2].
+    pairs_a = set(zip(a, a[1:], strict=False))
+    pairs_b = set(zip(b, b[1:], strict=False))
     if len(pairs_a & pairs_b) < LETTERS * max(len(pairs_a), len(pairs_b)) - 4:
         return False  # far apart already by letter pairs; spares the slower alignment
     return SequenceMatcher(None, a, b, autojunk=False).ratio() >= LETTERS

@@ -7,7 +7,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from itertools import chain
+from itertools import chain, filterfalse
 
 from generator.checks.base import split_sentences
 from generator.quotes import normalize
@@ -171,6 +171,8 @@ def parts(token: str) -> list[str]:
 @lru_cache(maxsize=65536)
 def stems(text: str) -> tuple[str, ...]:
     """Return the stems of every word and hyphen part of a text (cached per text)."""
+    if "-" not in text:
+        return tuple(map(stem, words(text)))  # no token has a hyphen part
     out = []
     for token in words(text):
         if "-" in token:
@@ -375,16 +377,25 @@ def _names(texts: list[str]) -> frozenset[str]:
 @lru_cache(maxsize=16384)
 def _text_names(text: str) -> frozenset[str]:
     """Return the capitalised words inside one sentence, and its acronyms."""
-    found = set()
-    for i, token in enumerate(words(text)):
-        for piece in parts(token):
-            head = piece.split("'")[0].split("’")[0]
-            if len(head) < 2 or not head[0].isupper():
-                continue
-            mixed = head[1:] != head[1:].lower()
-            if (i > 0 or mixed) and head.casefold() not in GENERIC_ACRONYMS:
-                found.add(head)
+    tokens = words(text)
+    found: set[str] = set()
+    if tokens:
+        _add_heads(found, tokens[0], False)
+    # A token with no capital (islower) has no capitalised head: most words are skipped in C.
+    for token in filterfalse(str.islower, tokens[1:]):
+        if "-" in token or token[0].isupper():  # else its one head starts without a capital
+            _add_heads(found, token, True)
     return frozenset(found)
+
+
+def _add_heads(found: set[str], token: str, inside: bool) -> None:
+    """Add a token's capitalised heads; the first word of a sentence counts only when mixed."""
+    for piece in parts(token):
+        head = piece.split("'")[0].split("’")[0]
+        if len(head) < 2 or not head[0].isupper():
+            continue
+        if (inside or head[1:] != head[1:].lower()) and head.casefold() not in GENERIC_ACRONYMS:
+            found.add(head)
 
 
 def align(claim_stems: list[str], index: RecordIndex, limit: int = 3) -> list[tuple[float, Unit]]:
