@@ -120,12 +120,14 @@ def check_hidden(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
             )
         )
     lowered = body.lower().replace("’", "'")
+    # The patterns allow any white space between words; the hints hold single spaces.
+    spaced = " ".join(lowered.split())
     for table, rule, what in KINDS:
         hit = next(
             (
                 found
                 for hints, gate, pattern in table
-                if any(hint in lowered for hint in hints)
+                if any(hint in spaced for hint in hints)
                 and gate.search(lowered) is not None
                 and (found := pattern.search(lowered)) is not None
             ),

@@ -63,18 +63,20 @@ def check_leftovers(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
     body = guide.body
     if "’" in body or "‘" in body:
         body = body.translate(APOSTROPHES)
-    body = body.lower()
+    # The patterns allow any white space between words; the hints hold single spaces.
+    body = " ".join(body.lower().split())
     in_body = [any(hint in body for hint in hints) for hints in LEFTOVER_HINTS]
     for block in guide.blocks:
         text = block.text
         if "’" in text or "‘" in text:
             text = text.translate(APOSTROPHES)
         lowered = text.lower()
+        spaced = " ".join(lowered.split())
         preamble = block.section == DISCLAIMER
         for (pattern, rule, what, sourced_ok), hints, anywhere in zip(
             kinds, LEFTOVER_HINTS, in_body, strict=True
         ):
-            if not (anywhere or preamble) or not any(hint in lowered for hint in hints):
+            if not (anywhere or preamble) or not any(hint in spaced for hint in hints):
                 continue
             if (
                 pattern is BOILERPLATE

@@ -13,7 +13,7 @@ DOCUMENT = re.compile(
     r"|paper|source|authors?)\b|\baccording\s+to\b",
     re.IGNORECASE,
 )
-DOCUMENT_HINTS = ("according to", "article", "write", "post", "paper", "source", "author")
+DOCUMENT_HINTS = ("according", "article", "write", "post", "paper", "source", "author")
 READER_WORDS = frozenset(["you", "your", "yours", "yourself"])
 IMPERATIVES = frozenset(
     [
