@@ -5,8 +5,9 @@ every source text is normalised once, as in a real database. The first figure is
 one-process rate of `check_guide` over guides already in memory, run inside
 `checks.check_run()` as `gate.check_guides` (that is, `prepguide check`) runs them. The guides
 share most of their sentences, which the text caches answer after the first guide, so a second
-figure empties those caches before each guide, as a database with no repeated sentence sees it:
-that is the rate the target judges. With --workers it also writes the guides and records to a
+figure empties those caches (and those of a record's names, with re's pattern cache) before each
+guide, as a database with no repeated sentence or record sees it: that is the rate the target
+judges. With --workers it also writes the guides and records to a
 workspace and times `gate.check_guides` as `prepguide check` runs it (reading the files too), in
 one process and in one worker process per CPU. Run:
 
@@ -20,6 +21,7 @@ import asyncio
 import functools
 import gc
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -103,18 +105,23 @@ def build(records: list[Source], site: str = "Prepguide") -> list[tuple[GuideDoc
     return pairs
 
 
-# Caches keyed by a word, a name set or a unit: a real database repeats those across guides.
-WORD_LEVEL_CACHES = {"stem", "_fold", "_unit", "entity_pattern"}
+# Caches keyed by a word or a unit: a real database repeats those across guides.
+WORD_LEVEL_CACHES = {"stem", "_fold", "_unit"}
+# Small caches keyed by a record's names: each record of a real database has its own.
+RECORD_NAME_CACHES = {"_runs"}
 
 
 def text_caches() -> list[functools._lru_cache_wrapper]:
-    """Return the package's caches keyed by a sentence, a text or a record."""
+    """Return the package's caches keyed by a sentence, a text, a record or its names."""
     return [
         cached
         for cached in gc.get_objects()
         if isinstance(cached, functools._lru_cache_wrapper)
         and getattr(cached, "__module__", "").startswith("generator.")
-        and (cached.cache_parameters()["maxsize"] or 0) >= 4096
+        and (
+            (cached.cache_parameters()["maxsize"] or 0) >= 4096
+            or cached.__qualname__ in RECORD_NAME_CACHES
+        )
         and cached.__qualname__ not in WORD_LEVEL_CACHES
     ]
 
@@ -127,6 +134,7 @@ def distinct_text_rate(pairs: list[tuple[GuideDoc, CheckContext]]) -> float:
         for doc, ctx in pairs:
             for cached in caches:
                 cached.cache_clear()
+            re.purge()  # a record's name patterns are compiled anew, not found in re's cache
             started = time.process_time()
             check_guide(doc, ctx)
             cpu += time.process_time() - started
