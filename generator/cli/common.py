@@ -94,5 +94,5 @@ jobs_option = click.option(
     "--jobs",
     type=click.IntRange(min=1),
     default=None,
-    help="Processes that render guide pages (default: one per CPU for large sites).",
+    help="Worker processes for checks and pages (default: one per CPU for large runs).",
 )

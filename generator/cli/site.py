@@ -113,7 +113,7 @@ def build(ctx: Context, preview: bool, backend, model, concurrency, no_cache, jo
     ok = run_generate(project, (), backend, model, concurrency, False, False, no_cache)
     for note in incomplete_notes(project):
         click.echo(f"note: {note}")
-    results = check_guides(project, [source.key for source in project.sources.sources])
+    results = check_guides(project, [source.key for source in project.sources.sources], jobs)
     held = blocked(results)
     click.echo(
         f"checks: {len(results) - len(held)} of {len(results)} guides clean"
