@@ -125,6 +125,28 @@ def test_unsourced_figure_attributed_to_the_company_is_an_error() -> None:
     assert found and found[0].severity == "error" and "'40%'" in found[0].message
 
 
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "A model with 40 features is easier to debug than one with 400.",  # "Model" in the title
+        "Scaling a team from 5 to 50 engineers changes how decisions get made.",
+        "Training budgets of 3 weeks are common.",
+    ],
+)
+def test_a_common_word_of_the_title_does_not_make_our_figure_the_company_s(sentence) -> None:
+    assert "Model" in source().title and "Scaling" in source().title
+    assert rules(body(interpretation=sentence)) == []
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["GEM runs on 40 clusters.", "The Universal Product Identifier matched 9 stores."],
+)
+def test_a_system_name_of_the_record_still_makes_our_figure_the_company_s(sentence) -> None:
+    record = source(summary=source().summary + " It assigns a Universal Product Identifier.")
+    assert "figures.attributed" in rules(body(interpretation=sentence), context(record))
+
+
 def test_sourced_figure_outside_reports_passes() -> None:
     text = body(case_study="Meta reached 20–25% MFU; compare your own utilisation with care.")
     assert findings(text) == []

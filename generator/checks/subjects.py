@@ -139,7 +139,7 @@ def mentions_document(text: str) -> bool:
 
 def company_names(ctx: CheckContext) -> tuple[str, ...]:
     """Return the names that stand for the company: itself, its publishers, its own systems."""
-    names = set(entity_names(ctx)) | set(record_index(ctx.source).names)
+    names = set(entity_names(ctx)) | set(record_index(ctx.source).system_names)
     return tuple(sorted(names, key=len, reverse=True))
 
 

@@ -225,9 +225,10 @@ class RecordIndex:
     reported sentences are the record's own never pays for the alignment weights or vocabulary.
     """
 
-    def __init__(self, texts: list[str], extra: str) -> None:
+    def __init__(self, texts: list[str], extra: str, titles: tuple[str, ...] = ()) -> None:
         self.texts = texts  # the record's sentences, scale items and titles
         self.extra = extra  # company, publishers, techniques and stack, space-separated
+        self.titles = titles  # the record's and its citations' titles, also in texts
         self.units: tuple[Unit, ...] = tuple(_unit(text) for text in texts if text.strip())
 
     @cached_property
@@ -267,6 +268,27 @@ class RecordIndex:
     @cached_property
     def names(self) -> frozenset[str]:
         return _names(self.texts)
+
+    @cached_property
+    def system_names(self) -> frozenset[str]:
+        """Return the names that stand for the company's own systems and products.
+
+        An acronym or mixed-case name (GEM, LoopFM, GB200) always does. A plain capitalised
+        word does only when the record's prose capitalises it inside a sentence and never
+        writes it in lower case: title case ("Scaling the Central Model") and common words
+        ("Model", "Training") are not the company.
+        """
+        prose_texts = [text for text in self.texts if text not in self.titles]
+        prose = _names(prose_texts)
+        lower = {w for text in self.texts for w in words(text) if w.islower()}
+        single = {
+            name
+            for name in self.names
+            if name[1:] != name[1:].lower()
+            or any(char.isdigit() for char in name)
+            or (name in prose and name.lower() not in lower)
+        }
+        return frozenset(single | _name_runs(prose_texts, prose))
 
 
 @lru_cache(maxsize=16384)
@@ -326,7 +348,7 @@ def _record_index(
     texts = [*split_units(summary), *split_units(notes), *scale, title, *titles]
     if len(scale) > 1:
         texts.append("; ".join(scale))
-    return RecordIndex(texts, extra)
+    return RecordIndex(texts, extra, (title, *titles))
 
 
 GENERIC_ACRONYMS = frozenset(
@@ -386,6 +408,28 @@ def _text_names(text: str) -> frozenset[str]:
         if "-" in token or token[0].isupper():  # else its one head starts without a capital
             _add_heads(found, token, True)
     return frozenset(found)
+
+
+CAPITALISED_RUN = re.compile(r"[A-Z][\w-]*(?:['’]s)?(?:[ \t]+[A-Z][\w-]*(?:['’]s)?)+")
+
+
+def _name_runs(texts: list[str], names: frozenset[str]) -> set[str]:
+    """Return the runs of two or more names written together ("Universal Product Identifier")."""
+    runs: set[str] = set()
+    for text in texts:
+        for match in CAPITALISED_RUN.finditer(text):
+            run: list[str] = []
+            for token in [*match.group().split(), ""]:
+                head = token.split("'")[0].split("’")[0]
+                if head and head in names:
+                    run.append(head)
+                    if head != token:  # a possessive ends the name
+                        token = ""
+                if not head or head not in names or not token:
+                    if len(run) >= 2:
+                        runs.add(" ".join(run))
+                    run = []
+    return runs
 
 
 def _add_heads(found: set[str], token: str, inside: bool) -> None:

@@ -142,6 +142,32 @@ def _case_study_added(text, guide, rng):
     return append_sentence(text, rng.choice(OWN_CASE_STUDY))
 
 
+def _title_common_word(guide) -> str | None:
+    """Return a word the title capitalises but the record's prose writes in lower case."""
+    prose = " ".join([guide.record.get("summary", ""), guide.record.get("notes") or ""])
+    lower = set(re.findall(r"\b[a-z][a-z-]+\b", prose))
+    title_words = re.findall(r"\b[A-Z][a-z-]+\b", guide.record.get("title", ""))
+    return next((w for w in title_words[1:] if w.lower() in lower), None)
+
+
+@R.add(OWN, "title_word_with_figures", "interpretation")
+def _title_word_with_figures(text, guide, rng):
+    word = _title_common_word(guide)
+    if word is None:
+        return None
+    return append_sentence(
+        text, f"{word} work scoped to 3 weeks is easier to explain than 30 weeks of it."
+    )
+
+
+@R.add(OWN, "title_word_lower_case", "case_study")
+def _title_word_lower_case(text, guide, rng):
+    word = _title_common_word(guide)
+    if word is None:
+        return None
+    return append_sentence(text, f"A {word.lower()} budget of 2 days keeps the project small.")
+
+
 @R.add(OWN, "our_polarity_words", "case_study")
 def _our_polarity_words(text, guide, rng):
     return append_sentence(
