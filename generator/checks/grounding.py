@@ -26,7 +26,12 @@ from generator.checks.claims import (
     too_many_numbers,
 )
 from generator.checks.joins import LEAD, borrowed, borrowed_subject, misplaced
-from generator.checks.lexicon import TECH_TERMS_TUPLE, introduced_phrases, unknown_phrase
+from generator.checks.lexicon import (
+    KNOWN_COMPANIES,
+    TECH_TERMS_TUPLE,
+    introduced_phrases,
+    unknown_phrase,
+)
 from generator.checks.text import (
     LEAD_IN,
     STOP,
@@ -47,7 +52,24 @@ from generator.guides import REPORTS
 from generator.quotes import normalize
 
 NEGATION = frozenset(["not", "no", "never", "without", "none", "cannot", "nor", "neither", "n't"])
-HEDGES = frozenset(["may", "might", "possibly", "perhaps"])
+HEDGES = frozenset(
+    [
+        "may",
+        "might",
+        "possibly",
+        "perhaps",
+        "probably",
+        "likely",
+        "unlikely",
+        "reportedly",
+        "apparently",
+        "allegedly",
+        "seemingly",
+        "arguably",
+        "presumably",
+        "supposedly",
+    ]
+)
 QUANTIFIERS = frozenset(
     ["only", "all", "every", "some", "rarely", "always", "seldom", "sometimes", "often", "usually"]
 )
@@ -492,6 +514,15 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
     first = words(claim)[:1]
     if first and first[0] in index.names and normalize(first[0]) not in own:
         named.append((first[0], stems(first[0])))  # a record name opening the sentence
+    opener = first[0].replace("’", "'").split("'")[0] if first else ""
+    if (
+        opener.casefold() in KNOWN_COMPANIES
+        and normalize(opener) not in own
+        and opener.casefold() not in index.vocabulary
+    ):
+        problems.append(
+            Problem("grounding.actor", opener, f"{opener!r} is another company, not in the record")
+        )
     for phrase in introduced_phrases(claim):
         if unknown_phrase(phrase, index.vocabulary):
             problems.append(

@@ -230,7 +230,7 @@ RULE_DOCS: tuple[RuleDoc, ...] = (
         "grounding.actor",
         "error",
         (R,),
-        "another company of the database named in a reported sentence",
+        "another company (of the database, or a well-known one) named in a reported sentence",
         _ex(S1, "Shopify replaced separate per-surface ad prediction systems with GEM."),
         _ex(S1, "Meta replaced per-surface ad prediction systems with GEM."),
     ),
@@ -238,7 +238,8 @@ RULE_DOCS: tuple[RuleDoc, ...] = (
         "grounding.polarity",
         "error",
         (R,),
-        "a negation, hedge or quantifier (not, without, only, all, may…) the evidence lacks",
+        "a negation, hedge or quantifier (not, without, only, all, may, probably…) the evidence "
+        "lacks",
         _ex(
             S1,
             "Post-training transfer (LoopFM) passes GEM's gains to "

@@ -202,6 +202,15 @@ def _hint_hedge(text, guide, rng):
     return replace_once(text, old, new)
 
 
+@R.add(HEDGE, "hedge_adverb_added", REPORTS)
+def _hedge_adverb_added(text, guide, rng):
+    adverb = rng.choice(["probably", "reportedly", "apparently", "likely"])
+    company = re.escape(guide.company)
+    return edit_sentence(
+        text, rng, lambda s: sub_once(s, rf"^({company}) (?=[a-z]+ed\b)", rf"\1 {adverb} ")
+    )
+
+
 @R.add(HEDGE, "always_added", REPORTS, held_out=True)
 def _always_added(text, guide, rng):
     company = re.escape(guide.company)
@@ -220,6 +229,16 @@ def _starts_with_company(guide):
 @R.add(ACTOR, "subject_swapped", REPORTS)
 def _subject_swapped(text, guide, rng):
     other = other_company(guide, rng)
+    return edit_sentence(
+        text,
+        rng,
+        lambda s: other + s[len(guide.company) :] if s.startswith(guide.company + " ") else None,
+    )
+
+
+@R.add(ACTOR, "outside_company_subject", REPORTS)
+def _outside_company_subject(text, guide, rng):
+    other = rng.choice(["Google", "Netflix", "Uber", "Microsoft"])
     return edit_sentence(
         text,
         rng,
