@@ -139,7 +139,7 @@ _PATTERNS = (
         MODAL_CUES,
     ),
     (
-        rf"\bas\s+{_ENTITY}\s+(?:{ADVICE})(?![\w-])",
+        rf"\bas\s+{_ENTITY}{AUXILIARY}\s+(?:{ADVICE}|suggest(?:s|ed)?|teach(?:es)?|taught)(?![\w-])",
         ("as",),
     ),
     (
@@ -182,7 +182,7 @@ _PATTERNS = (
         ("take", "listen", "ask"),
     ),
     (
-        rf"{ENTITY_MARK}['’]s\s+(?:own\s+)?(?:advice|recommendations?"
+        rf"{ENTITY_MARK}(?:['’]s|(?:['’]s)?{ROLE[:-1]}['’]s?)\s+(?:own\s+)?(?:advice|recommendations?"
         rf"|endorsement|guidance|tips?|suggestions?|verdict)\b(?!\s+(?:{SYSTEM_NOUNS})\b)",
         LESSON_CUES,
     ),

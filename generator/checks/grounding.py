@@ -71,7 +71,21 @@ HEDGES = frozenset(
     ]
 )
 QUANTIFIERS = frozenset(
-    ["only", "all", "every", "some", "rarely", "always", "seldom", "sometimes", "often", "usually"]
+    [
+        "only",
+        "alone",
+        "solely",
+        "exclusively",
+        "all",
+        "every",
+        "some",
+        "rarely",
+        "always",
+        "seldom",
+        "sometimes",
+        "often",
+        "usually",
+    ]
 )
 POLARITY = NEGATION | HEDGES | QUANTIFIERS
 SUPERLATIVES = frozenset(

@@ -280,6 +280,19 @@ def _record_scale(text, guide, rng):
     )
 
 
+@R.add(MENTION, "results_suggest", "interpretation")
+def _results_suggest(text, guide, rng):
+    return append_sentence(
+        text, f"As {possessive(guide.company)} results suggest, measure before you optimise."
+    )
+
+
+@R.add(MENTION, "team_write_up", "case_study")
+def _team_write_up(text, guide, rng):
+    name = rng.choice(guide.hints.systems) if guide.hints.systems else guide.company
+    return append_sentence(text, f"The {name} team's write-up is worth reading closely.")
+
+
 @R.add(MENTION, "system_named", "case_study")
 def _system_named(text, guide, rng):
     if not guide.hints.systems:

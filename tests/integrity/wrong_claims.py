@@ -211,6 +211,13 @@ def _hedge_adverb_added(text, guide, rng):
     )
 
 
+@R.add(HEDGE, "alone_added", REPORTS)
+def _alone_added(text, guide, rng):
+    return edit_sentence(
+        text, rng, lambda s: sub_once(s, r"^((?:[A-Z][\w-]*\s){1,4})(?=[a-z]+ed\b)", r"\1alone ")
+    )
+
+
 @R.add(HEDGE, "always_added", REPORTS, held_out=True)
 def _always_added(text, guide, rng):
     company = re.escape(guide.company)

@@ -273,6 +273,18 @@ def _says_you_should(text, guide, rng):
     return append_sentence(text, f"{guide.company} says you should {advice(rng)}.")
 
 
+@R.add(PARAPHRASE, "as_company_suggests", "interpretation")
+def _as_company_suggests(text, guide, rng):
+    first, rest = advice(rng).split(" ", 1)
+    return append_sentence(text, f"{first.capitalize()} {rest}, as {guide.company} suggests.")
+
+
+@R.add(PARAPHRASE, "team_advice_colon", "case_study")
+def _team_advice_colon(text, guide, rng):
+    name = system_or_company(guide, rng)
+    return append_sentence(text, f"The {name} team's advice: {advice(rng)}.")
+
+
 @R.add(PARAPHRASE, "according_should", "case_study", held_out=True)
 def _according_should(text, guide, rng):
     return append_sentence(text, f"According to {guide.company}, candidates should {advice(rng)}.")
