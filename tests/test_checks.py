@@ -326,6 +326,21 @@ def test_three_to_five_distinct_steps_pass(count: int) -> None:
     assert rules(body(steps=steps)) == []
 
 
+# --- our sections ----------------------------------------------------------------------------
+
+
+def test_a_record_sentence_with_our_words_slipped_in_is_still_a_copy() -> None:
+    slipped = "Meta quietly replaced its separate per-surface ad prediction systems with one GEM."
+    found = [f for f in findings(body(interpretation=slipped)) if f.rule == "ours.copied"]
+    assert found and found[0].severity == "error"
+    assert "separate per-surface ad prediction systems" in found[0].message
+
+
+def test_our_sentence_naming_a_few_record_words_is_ours() -> None:
+    ours = "Ask what replacing separate prediction systems cost the teams that owned them."
+    assert "ours.copied" not in rules(body(interpretation=ours))
+
+
 # --- citations -------------------------------------------------------------------------------
 
 

@@ -91,7 +91,8 @@ def copy_sources(index: RecordIndex) -> tuple[tuple[frozenset[str], str, str], .
 def copied(
     sentence: str, ctx: CheckContext, sources=None, every: frozenset[str] | None = None
 ) -> str | None:
-    """Return the record sentence a sentence of ours copies (verbatim or 80 % of 8+ tokens).
+    """Return the record sentence a sentence of ours copies (verbatim, or 80 % of the tokens of
+    either, 8 or more).
 
     every, when given, holds the stems of all the sources: a sentence sharing too few of them
     overlaps no one source enough, so only the verbatim test is left.
@@ -108,8 +109,11 @@ def copied(
     need = COPY_SHARE * len(tokens)
     overlaps = every is None or len(tokens & every) >= need
     for all_stems, long_norm, source in sources:
-        if (overlaps and len(tokens & all_stems) >= need) or (long_norm and long_norm in norm):
+        shared = len(tokens & all_stems)
+        if (overlaps and shared >= need) or (long_norm and long_norm in norm):
             return source
+        if len(all_stems) >= COPY_TOKENS and shared >= COPY_SHARE * len(all_stems):
+            return source  # the record sentence with words of ours slipped in
     return None
 
 

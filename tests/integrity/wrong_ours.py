@@ -63,6 +63,18 @@ def _prefixed(text, guide, rng):
     return sentence and append_sentence(text, f"Notably, {lower_first(sentence, guide.names)}")
 
 
+@R.add(NEAR, "words_slipped_in", "interpretation")
+def _words_slipped_in(text, guide, rng):
+    sentence = _record_sentence(guide, rng, 8)
+    if not sentence:
+        return None
+    words = strip_end(sentence).split()
+    for extra in ("clearly", "in practice", "quietly", "at last", "as a result"):
+        at = rng.randrange(1, len(words))
+        words[at:at] = extra.split()
+    return append_sentence(text, " ".join(words) + ".")
+
+
 @R.add(NEAR, "step_from_record", "steps", held_out=True)
 def _step_from_record(text, guide, rng):
     sentence = _record_sentence(guide, rng, 10)
