@@ -13,7 +13,7 @@ from markupsafe import Markup
 from werkzeug.serving import BaseWSGIServer
 from werkzeug.serving import make_server as werkzeug_server
 
-from generator import review
+from generator import review, spans
 from generator.errors import ConfigError, PrepguideError
 from generator.markdown import to_html
 from generator.project import Project
@@ -52,21 +52,21 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def evidence(row: review.GuideReview) -> tuple[list[review.Claim], list[dict]]:
+def evidence(row: review.GuideReview) -> tuple[list[spans.Claim], list[dict]]:
     """Locate the figures and quotes of "reports" and split source fields into highlights."""
     if row.doc is None or row.source is None:
         return [], []
-    fields = review.source_fields(row.source)
-    claims = review.locate_claims(review.reports_text(row.doc), fields)
+    fields = spans.source_fields(row.source)
+    claims = spans.locate_claims(spans.reports_text(row.doc), fields)
     shown = []
     for name, value in fields:
-        spans = [
+        covered = [
             (span.start, span.end, number)
             for number, claim in enumerate(claims, start=1)
             for span in claim.spans
             if span.field == name
         ]
-        shown.append({"name": name, "segments": review.highlight(value, spans)})
+        shown.append({"name": name, "segments": spans.highlight(value, covered)})
     return claims, shown
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from generator import review
+from generator import review, spans
 from generator.cli import cli
 from generator.errors import ReviewError
 from generator.project import Project
@@ -508,31 +508,31 @@ def test_locate_claims_marks_found_and_missing_figures_and_quotes() -> None:
     text = (
         'Acme saw 40% lower latency, 12 million queries, 20–25% MFU and 7x gains: "a boring win".'
     )
-    claims = {c.text: c for c in review.locate_claims(text, fields)}
-    assert claims["40%"].spans == (review.Span("summary", 13, 16),)
+    claims = {c.text: c for c in spans.locate_claims(text, fields)}
+    assert claims["40%"].spans == (spans.Span("summary", 13, 16),)
     assert claims["12 million"].found
-    assert claims["20–25%"].spans == (review.Span("scale[0]", 0, 6),)
+    assert claims["20–25%"].spans == (spans.Span("scale[0]", 0, 6),)
     assert not claims["7x"].found
     quote = claims["a boring win"]
     assert quote.kind == "quote" and quote.spans[0].field == "summary"
     start, end = quote.spans[0].start, quote.spans[0].end
     assert fields[0][1][start:end] == "a   boring win"
-    hyphen = review.locate_claims("20-25% MFU", [("summary", "reached 20-25% MFU")])[0]
-    assert hyphen.text == "20-25%" and hyphen.spans == (review.Span("summary", 8, 14),)
+    hyphen = spans.locate_claims("20-25% MFU", [("summary", "reached 20-25% MFU")])[0]
+    assert hyphen.text == "20-25%" and hyphen.spans == (spans.Span("summary", 8, 14),)
     # "140%" must not count as finding "40%".
-    assert not review.locate_claims("40%", [("summary", "grew 140%")])[0].found
-    assert not review.locate_claims("12 servers", [("summary", "12.5 servers")])[0].found
+    assert not spans.locate_claims("40%", [("summary", "grew 140%")])[0].found
+    assert not spans.locate_claims("12 servers", [("summary", "12.5 servers")])[0].found
 
 
 def test_evidence_agrees_with_the_checks_on_normalised_figures() -> None:
     fields = [("summary", "Goodput passed 54,000 GPU hours with 2.5x more complexity.")]
-    claims = {c.text: c for c in review.locate_claims("54K GPU hours and 2.5× complexity", fields)}
+    claims = {c.text: c for c in spans.locate_claims("54K GPU hours and 2.5× complexity", fields)}
     assert claims["54K"].found, "the checks accept 54K for 54,000; the page must agree"
-    assert claims["2.5×"].spans == (review.Span("summary", 37, 41),)
+    assert claims["2.5×"].spans == (spans.Span("summary", 37, 41),)
 
 
 def test_highlight_splits_text_around_claim_spans() -> None:
-    segments = review.highlight("abcdef", [(1, 3, 1), (2, 5, 2)])
+    segments = spans.highlight("abcdef", [(1, 3, 1), (2, 5, 2)])
     assert [(s.text, s.claims) for s in segments] == [
         ("a", ()),
         ("b", (1,)),

@@ -9,6 +9,7 @@ from functools import partial
 import click
 
 from generator import review as review_mod
+from generator import spans
 from generator.checks import doc_evidence
 from generator.checks.evidence import claim_evidence, marked
 from generator.cli.common import Context, fail, guide_ids, pass_ctx
@@ -87,9 +88,7 @@ def review_show(ctx: Context, guide_id: str) -> None:
     for f in row.findings:
         click.echo(f"  {f.severity:7} {f.rule:24} [{f.section}] {f.message}")
     if row.source:
-        claims = review_mod.locate_claims(
-            review_mod.reports_text(row.doc), review_mod.source_fields(row.source)
-        )
+        claims = spans.locate_claims(spans.reports_text(row.doc), spans.source_fields(row.source))
         click.echo(f"figures and quotes in 'What {row.doc.meta.company} reports': {len(claims)}")
         for claim in claims:
             where = ", ".join(sorted({span.field for span in claim.spans})) or "NOT FOUND"
