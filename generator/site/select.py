@@ -127,7 +127,8 @@ class Picked:
             self,
             doc=None,
             head=GuideHead.of(self.doc.meta),
-            content_hash=self.doc.content_hash,
+            # A live text's hash was checked against the approved one as it was read.
+            content_hash=self.content_hash or self.doc.content_hash,
         )
 
 
@@ -208,6 +209,7 @@ def pick_guide(
             marked_published=marked,
             flagged=flagged,
             revision=state.live.revision,
+            content_hash=live.content_hash,
         )
     status = state.status if state else "draft"
     if preview and status == "draft":
