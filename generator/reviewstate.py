@@ -90,14 +90,16 @@ def _pending(project: Project, guide_id: str) -> PendingState | None:
     return _parse(PendingState, text, project.guides.pending_path(guide_id))
 
 
-def read_state(project: Project, guide_id: str) -> ReviewState | None:
+def read_state(project: Project, guide_id: str, *, pending: bool = True) -> ReviewState | None:
     """Return a guide's review state, counting a committed pending one; never writes.
 
-    Raise GuideError naming the file and field when the state cannot be read.
+    pending=False skips looking for a pending file, for a caller that has just listed the
+    folder and seen none. Raise GuideError naming the file and field when the state cannot
+    be read.
     """
-    pending = _pending(project, guide_id)
-    if pending is not None and audit.has_txn(project.guides.audit_path, pending.txn):
-        return pending.state
+    pending_state = _pending(project, guide_id) if pending else None
+    if pending_state is not None and audit.has_txn(project.guides.audit_path, pending_state.txn):
+        return pending_state.state
     text = project.guides.read_review(guide_id)
     if text is None:
         return None

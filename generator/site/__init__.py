@@ -115,10 +115,29 @@ def _publish(
         same = previous is not None and previous.topics_key == topics_key
         hubs: list = [previous.topics if previous and same else None]
         related = previous.related if previous and same else None
+        unchanged_records = same and previous is not None and previous.records is not None
+        kept_records = None if project.sources.problems else project.sources.sources
 
         def compute_hubs() -> None:
+            """Make what comes from the records alone, and keep it for the next build."""
+            nonlocal related, unchanged_records
+            if hubs[0] is not None and related is not None:
+                return
+            ordered = sorted(project.sources.sources, key=lambda s: s.key)
             if hubs[0] is None:
-                hubs[0] = model.site_topics(project)
+                hubs[0] = model.site_topics(project, ordered)
+            if related is None:
+                related = model.RelatedIndex(ordered)
+            if not unchanged_records:  # written now, while the workers pick, not after
+                made = cache.SiteState(
+                    sources=records,
+                    topics_key=topics_key,
+                    records=kept_records,
+                    topics=hubs[0],
+                    related=related,
+                )
+                cache.write_records(kept_path, made)
+                unchanged_records = True
 
         try:
             chosen = select.select(
@@ -223,11 +242,10 @@ def _publish(
             picks=picks,
             facts=facts,
             topics_key=topics_key,
-            records=None if project.sources.problems else project.sources.sources,
+            records=kept_records,
             topics=site.all_topics,
             related=site.related,
         )
-        unchanged_records = same and previous is not None and previous.records is not None
         cache.write_state(kept_path, state, records_unchanged=unchanged_records)
     return report
 

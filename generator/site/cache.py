@@ -379,10 +379,20 @@ def read_state(path: Path, warnings: list[str]) -> SiteState | None:
 def write_state(path: Path, state: SiteState, *, records_unchanged: bool = False) -> None:
     """Write the state atomically, readable by this user only (the records when changed)."""
     state.code = f"{STATE_VERSION}:{code_version()}"
-    records = _records_path(path)
-    if not records_unchanged or not records.exists():
-        _dump(records, {"code": state.code, **{n: getattr(state, n) for n in RECORD_FIELDS}})
+    if not records_unchanged or not _records_path(path).exists():
+        write_records(path, state)
     _dump(path, replace(state, topics_key="", sources={}, records=None, topics=None, related=None))
+
+
+def write_records(path: Path, state: SiteState) -> None:
+    """Write what is made from the records alone (RECORD_FIELDS) beside the state at path.
+
+    The file stands on its own: the records in it carry the signatures of the files they were
+    read from, and the rest is reused only under the key of those signatures (topics_key), so
+    it may be written before the build's other state, or without it when the build fails.
+    """
+    code = f"{STATE_VERSION}:{code_version()}"
+    _dump(_records_path(path), {"code": code, **{n: getattr(state, n) for n in RECORD_FIELDS}})
 
 
 def state_path(manifest_path: Path) -> Path:

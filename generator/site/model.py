@@ -332,12 +332,12 @@ class SiteModel:
         if key is None:
             card = self.card(source)
             # Each related story by its own key: many cards share it, hashed once.
-            related = [self._item_key(item) for item in card["related"]]
+            related = [self.item_key(item) for item in card["related"]]
             key = content_key({**card, "related": related})
             self._card_keys[source.key] = key
         return key
 
-    def _item_key(self, item: dict) -> str:
+    def item_key(self, item: dict) -> str:
         """Return the key of a related-story item (shared, see _related_item), made once."""
         key = self._item_keys.get(id(item))
         if key is None:

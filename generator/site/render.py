@@ -110,7 +110,17 @@ def guide_context(model: SiteModel, guide: SiteGuide, *, preview: bool) -> dict:
 
 def guide_page_key(model: SiteModel, guide: SiteGuide, *, preview: bool) -> str:
     """Return the input key of a guide page."""
-    context = guide_context(model, guide, preview=preview)
+    return guide_key(model, guide, guide_context(model, guide, preview=preview))
+
+
+def guide_key(model: SiteModel, guide: SiteGuide, context: dict) -> str:
+    """Return the input key of a guide page from its context, each related story by its key.
+
+    Related-story items are shared by many pages: each is hashed once, not once per page.
+    """
+    shown = context["guide"]
+    related = [model.item_key(item) for item in shown["related"]]
+    context = {**context, "guide": {**shown, "related": related}}
     return page_key("guide.html", context, guide.content_hash)
 
 
@@ -285,7 +295,7 @@ def render_site(
         if placed is not None:
             return [Rendered(placed)]
         context = guide_context(model, guide, preview=preview)
-        key = key or page_key("guide.html", context, guide.content_hash)
+        key = key or guide_key(model, guide, context)
         page, body_html = render_guide_page(model, guide, preview=preview, context=context)
         feed_body = body_html if guide.id in in_feed else None
         return [Rendered(writer.write(guide.href, page, key), guide.id, feed_body)]

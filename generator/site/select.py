@@ -16,7 +16,7 @@ from generator.project import Project
 from generator.review import live_version, mark_published, read_state
 from generator.site.cache import BuildCache
 from generator.sources import Source
-from generator.store import REVIEW_DIR, visible_names
+from generator.store import PENDING_SUFFIX, REVIEW_DIR, visible_names
 from generator.workers import WorkerMap
 
 
@@ -127,7 +127,8 @@ class Picked:
             self,
             doc=None,
             head=GuideHead.of(self.doc.meta),
-            content_hash=self.doc.content_hash,
+            # A live text's hash was checked against the approved one as it was read.
+            content_hash=self.content_hash or self.doc.content_hash,
         )
 
 
@@ -153,15 +154,22 @@ def _date(value: object) -> date | None:
 
 
 def pick_guide(
-    project: Project, guide_id: str, *, preview: bool, cache: BuildCache, strict: bool = False
+    project: Project,
+    guide_id: str,
+    *,
+    preview: bool,
+    cache: BuildCache,
+    strict: bool = False,
+    pending: bool = True,
 ) -> Picked | None:
     """Decide whether and in which version one guide goes on the site.
 
     A live text that fails only rules changed since its approval stays live, flagged, unless
     strict; one whose record changed since approval, or whose dated checks fail, is left out.
+    pending=False: a listing of the review folder just showed no pending state for the guide.
     """
     try:
-        state = read_state(project, guide_id)
+        state = read_state(project, guide_id, pending=pending)
         live = live_version(project, guide_id, state) if state and state.live else None
         doc = live.doc if live else project.guides.read(guide_id)
     except PrepguideError as exc:
@@ -201,6 +209,7 @@ def pick_guide(
             marked_published=marked,
             flagged=flagged,
             revision=state.live.revision,
+            content_hash=live.content_hash,
         )
     status = state.status if state else "draft"
     if preview and status == "draft":
@@ -212,16 +221,20 @@ def pick_guide(
     return Picked(guide_id, left_out=status)
 
 
-def guide_ids(project: Project) -> tuple[list[str], set[str]]:
-    """Return every guide with a working file or a review state, and those without the file.
+def guide_ids(project: Project) -> tuple[list[str], set[str], set[str]]:
+    """Return every guide with a file or a review state, those without the file, the pending.
 
+    The pending have a pending review state: a transition under way, or left by a killed run.
     A guide whose working file was deleted keeps its review state, and so its live version.
     """
     names = visible_names(project.guides.dir)
     with_file = {name[:-3] for name in names if name.endswith(".md")}
     reviews = visible_names(project.guides.dir / REVIEW_DIR)
     ids = with_file | {name[:-5] for name in reviews if name.endswith(".json")}
-    return sorted(ids), ids - with_file
+    pending = {
+        name.removesuffix(PENDING_SUFFIX) for name in reviews if name.endswith(PENDING_SUFFIX)
+    }
+    return sorted(ids), ids - with_file, pending
 
 
 def select_guides(
@@ -258,7 +271,9 @@ def select(
     chosen: list[SiteGuide] = []
     left_out: dict[str, str] = {}
     flagged: dict[str, str] = {}
-    ids, without_file = guide_ids(project)
+    # A pending file is looked for only where the listing showed one: one that appears
+    # later belongs to a transition that had not begun when this build looked.
+    ids, without_file, pending = guide_ids(project)
     keys = pick_keys or {}
     reused: dict[str, KnownPick] = {}
     if known:
@@ -269,7 +284,14 @@ def select(
     fresh_ids = [guide_id for guide_id in ids if guide_id not in reused]
 
     def pick(guide_id: str) -> Picked | None:
-        picked = pick_guide(project, guide_id, preview=preview, cache=cache, strict=strict)
+        picked = pick_guide(
+            project,
+            guide_id,
+            preview=preview,
+            cache=cache,
+            strict=strict,
+            pending=guide_id in pending,
+        )
         return picked.slim() if picked is not None else None
 
     picks: dict[str, KnownPick] = {}
