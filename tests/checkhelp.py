@@ -163,13 +163,17 @@ def complete_records(root: Path) -> None:
         path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), "utf-8")
 
 
-def prepguide_against(base_url: str, root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """Run the CLI on root with an API key and the given OpenAI-compatible base URL."""
-    env = {**os.environ, "OPENAI_API_KEY": "test", "OPENAI_BASE_URL": base_url}
+def run_prepguide(root: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """Run the CLI on root in a child process, with env added to this one's environment."""
     return subprocess.run(
         [sys.executable, "-m", "generator", "--root", str(root), *args],
         capture_output=True,
         text=True,
-        env=env,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8", **env},
         timeout=120,
     )
+
+
+def prepguide_against(base_url: str, root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run the CLI on root with an API key and the given OpenAI-compatible base URL."""
+    return run_prepguide(root, *args, OPENAI_API_KEY="test", OPENAI_BASE_URL=base_url)

@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import yaml
-from checkhelp import complete_records
+from checkhelp import complete_records, run_prepguide
 
 from generator.checks import check_body
 from generator.compose import originals_block
@@ -38,15 +35,7 @@ SEED_RECORD = {
 }
 
 
-def run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
-    return subprocess.run(
-        [sys.executable, "-m", "generator", "--root", str(root), *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
+run = run_prepguide
 
 
 def seed_body(views) -> str:

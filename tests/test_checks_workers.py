@@ -3,23 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
-from checkhelp import complete_records
+from checkhelp import complete_records, run_prepguide
 
-
-def run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
-    return subprocess.run(
-        [sys.executable, "-m", "generator", "--root", str(root), *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
+run = run_prepguide
 
 
 def test_worker_processes_report_the_findings_of_one_process(workspace: Path) -> None:
