@@ -270,14 +270,14 @@ def _plain(text: str) -> bool:
     return not any(ch in text for ch in EXOTIC)
 
 
-def _positions(lowered: str, words: Iterable[str]) -> set[int]:
-    """Return every offset of a lower-case text where one of the words starts."""
+def word_starts(text: str, words: Iterable[str]) -> set[int]:
+    """Return every offset of a text where one of the words starts (as spelt: fold first)."""
     found = set()
     for word in words:
-        at = lowered.find(word)
+        at = text.find(word)
         while at >= 0:
             found.add(at)
-            at = lowered.find(word, at + 1)
+            at = text.find(word, at + 1)
     return found
 
 
@@ -400,7 +400,9 @@ def _scan(text: str) -> list[tuple[int, Figure]]:
         if not present:
             continue
         found = (
-            _matches(pattern, text, _positions(lowered, words)) if plain else pattern.finditer(text)
+            _matches(pattern, text, word_starts(lowered, words))
+            if plain
+            else pattern.finditer(text)
         )
         for match in found:
             word = match.group().casefold()
@@ -443,7 +445,7 @@ def _dates(
     if lowered is None:
         months = list(MONTH_DATE.finditer(text))
     else:
-        months = _matches(MONTH_DATE, text, _positions(lowered, MONTH_STARTS).union(runs))
+        months = _matches(MONTH_DATE, text, word_starts(lowered, MONTH_STARTS).union(runs))
     for match in months:
         if match.group("m3") and match.group("y3") and match.group().strip().isdigit():
             continue
@@ -454,7 +456,7 @@ def _dates(
 
 
 def _currency_starts(text: str, lowered: str) -> set[int]:
-    return _positions(text, CURRENCY_SIGNS) | _positions(lowered, ("usd", "eur", "gbp"))
+    return word_starts(text, CURRENCY_SIGNS) | word_starts(lowered, ("usd", "eur", "gbp"))
 
 
 def _quantity_matches(
@@ -474,7 +476,7 @@ def _word_quantity_matches(
         return list(WORD_QUANTITY.finditer(text))
     starts = set(currency)
     # A number word, one separator, then the scale, "times" or "fold": "a billion", "two-fold".
-    for after in _positions(lowered, (*SCALES_SPELLED, "times", "fold")):
+    for after in word_starts(lowered, (*SCALES_SPELLED, "times", "fold")):
         start = after - 1
         while start > 0 and lowered[start - 1] in ASCII_LETTERS:
             start -= 1

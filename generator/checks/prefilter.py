@@ -13,9 +13,10 @@ import re._constants as sre
 import re._parser as sre_parse
 from collections.abc import Iterator
 
-# Characters that match an ASCII letter case-insensitively although lower() does not map them
-# to it (see figures.EXOTIC); a text holding one is always searched in full.
-EXOTIC = "\u0130\u0131\u017f\u212a"
+# EXOTIC: characters that match an ASCII letter case-insensitively although lower() does not
+# map them to it; a text holding one is always searched in full.
+from generator.figures import EXOTIC, word_starts
+
 ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
 REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
 
@@ -195,13 +196,7 @@ def _first_match(
     pattern: re.Pattern[str], heads: tuple[str, ...], text: str, where: str
 ) -> re.Match[str] | None:
     """Return pattern.search(text), trying only where one of the heads starts in where."""
-    offsets = set()
-    for head in heads:
-        at = where.find(head)
-        while at >= 0:
-            offsets.add(at)
-            at = where.find(head, at + 1)
-    for at in sorted(offsets):
+    for at in sorted(word_starts(where, heads)):
         match = pattern.match(text, at)
         if match is not None:
             return match
