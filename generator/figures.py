@@ -616,6 +616,11 @@ def _space_runs(text: str) -> dict[int, int]:
     return runs
 
 
+def _cuttable(text: str) -> bool:
+    """Return False for a text that may hold a link (which _clean blanks) or an exotic letter."""
+    return not ("://" in text or "www." in text or "](" in text or "<" in text) and _plain(text)
+
+
 def pieces(text: str) -> list[tuple[int, str]]:
     """Cut a text where no figure spans the cut; return each piece with its offset.
 
@@ -628,7 +633,7 @@ def pieces(text: str) -> list[tuple[int, str]]:
     at a line start. A text that may hold a link (which _clean blanks, so that a piece could
     start with blanks and a list marker) or an exotic letter is not cut.
     """
-    if "://" in text or "www." in text or "](" in text or "<" in text or not _plain(text):
+    if not _cuttable(text):
         return [(0, text)]
     found, last = [], 0
     runs = _space_runs(text)
@@ -666,7 +671,7 @@ def clauses(text: str) -> list[tuple[int, str]]:
     or goes on past such a mark; a clause must not start with a list marker, which _clean
     blanks only at a line start.
     """
-    if "://" in text or "www." in text or "](" in text or "<" in text or not _plain(text):
+    if not _cuttable(text):
         return [(0, text)]
     found, last = [], 0
     for cut in CLAUSE_SPACE.finditer(text):
