@@ -41,6 +41,7 @@ from generator.checks.text import (
     _unit,
     align,
     content,
+    name_head,
     parts,
     record_index,
     stem,
@@ -320,7 +321,7 @@ def _proper_nouns(claim: str) -> list[str]:
     for chunk in claim.split():
         for token in words(chunk):
             for piece in parts(token) if "-" in token else [token]:
-                letters = piece.replace("’", "'").split("'")[0]
+                letters = name_head(piece)
                 if not letters or not (letters[0].isalpha() or DIGIT_NAME.fullmatch(letters)):
                     continue  # words, and names that open with a digit ("5D", not "40K")
                 mixed = any(ch.isupper() for ch in letters[1:]) or any(
@@ -528,7 +529,7 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
     first = words(claim)[:1]
     if first and first[0] in index.names and normalize(first[0]) not in own:
         named.append((first[0], stems(first[0])))  # a record name opening the sentence
-    opener = first[0].replace("’", "'").split("'")[0] if first else ""
+    opener = name_head(first[0]) if first else ""
     if (
         opener.casefold() in KNOWN_COMPANIES
         and normalize(opener) not in own

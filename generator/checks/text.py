@@ -410,6 +410,11 @@ def _text_names(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
+def name_head(token: str) -> str:
+    """Return a word without its possessive or contraction ("GEM's" -> "GEM")."""
+    return token.split("'", 1)[0].split("’", 1)[0]
+
+
 CAPITALISED_RUN = re.compile(r"[A-Z][\w-]*(?:['’]s)?(?:[ \t]+[A-Z][\w-]*(?:['’]s)?)+")
 
 
@@ -420,7 +425,7 @@ def _name_runs(texts: list[str], names: frozenset[str]) -> set[str]:
         for match in CAPITALISED_RUN.finditer(text):
             run: list[str] = []
             for token in [*match.group().split(), ""]:
-                head = token.split("'")[0].split("’")[0]
+                head = name_head(token)
                 if head and head in names:
                     run.append(head)
                     if head != token:  # a possessive ends the name
@@ -435,7 +440,7 @@ def _name_runs(texts: list[str], names: frozenset[str]) -> set[str]:
 def _add_heads(found: set[str], token: str, inside: bool) -> None:
     """Add a token's capitalised heads; the first word of a sentence counts only when mixed."""
     for piece in parts(token):
-        head = piece.split("'")[0].split("’")[0]
+        head = name_head(piece)
         if len(head) < 2 or not head[0].isupper():
             continue
         if (inside or head[1:] != head[1:].lower()) and head.casefold() not in GENERIC_ACRONYMS:
