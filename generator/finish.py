@@ -44,6 +44,11 @@ class DrafterId:
     version: str
     prompt_hash: str
 
+    @classmethod
+    def of(cls, drafter: Drafter) -> DrafterId:
+        """Return what a drafter records about itself."""
+        return cls(drafter.backend, drafter.model, drafter.version, drafter.prompt_hash)
+
 
 def build_docs(
     project: Project, drafter: Drafter | DrafterId, items: list[tuple[Source, DraftResult]]
@@ -193,8 +198,7 @@ class Finisher:
             raise _broken(exc) from exc
         except Exception:  # planning here again raises the same error with its context
             return None
-        mine = DrafterId(drafter.backend, drafter.model, drafter.version, drafter.prompt_hash)
-        if ident != mine or getattr(drafter, "prompt_hash_for", None) is not None:
+        if ident != DrafterId.of(drafter) or getattr(drafter, "prompt_hash_for", None) is not None:
             return None
         records = self.project.sources.by_id()
         if len(records) != len(self.project.sources.sources) or any(
@@ -207,7 +211,7 @@ class Finisher:
         """Compose, check and write a batch of drafts; return its failures and bugs."""
         if self._pool is not None:
             self.take_sources()
-            ident = DrafterId(drafter.backend, drafter.model, drafter.version, drafter.prompt_hash)
+            ident = DrafterId.of(drafter)
             payload = [(source.key, result) for source, result in items]
             try:
                 return await asyncio.wrap_future(self._pool.submit(_worker_finish, ident, payload))
