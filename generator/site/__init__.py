@@ -113,19 +113,19 @@ def _publish(
         # computed while the workers pick
         topics_key = cache.records_key(project, signatures)
         same = previous is not None and previous.topics_key == topics_key
-        hubs: list = [previous.topics if previous and same else None]
+        topics = previous.topics if previous and same else None
         related = previous.related if previous and same else None
         unchanged_records = same and previous is not None and previous.records is not None
         kept_records = None if project.sources.problems else project.sources.sources
 
         def compute_hubs() -> None:
             """Make what comes from the records alone, and keep it for the next build."""
-            nonlocal related, unchanged_records
-            if hubs[0] is not None and related is not None:
+            nonlocal topics, related, unchanged_records
+            if topics is not None and related is not None:
                 return
             ordered = sorted(project.sources.sources, key=lambda s: s.key)
-            if hubs[0] is None:
-                hubs[0] = model.site_topics(project, ordered)
+            if topics is None:
+                topics = model.site_topics(project, ordered)
             if related is None:
                 related = model.RelatedIndex(ordered)
             if not unchanged_records:  # written now, while the workers pick, not after
@@ -133,7 +133,7 @@ def _publish(
                     sources=records,
                     topics_key=topics_key,
                     records=kept_records,
-                    topics=hubs[0],
+                    topics=topics,
                     related=related,
                 )
                 cache.write_records(kept_path, made)
@@ -153,7 +153,7 @@ def _publish(
         finally:
             store.close()
         render.use_template_cache(cache_path.parent / "templates")
-        site = model.SiteModel(project, chosen.guides, hubs[0], related)
+        site = model.SiteModel(project, chosen.guides, topics, related)
         facts = [g.facts for g in chosen.guides]
         # render: the input key of every page; when only some guides' own files changed and
         # no listing shows anything new of them, only their pages and the feed can change
