@@ -181,23 +181,43 @@ def _card_note(topic: Topic, model: SiteModel) -> str:
 def _topic_page(
     model: SiteModel, topic: Topic, common: dict, card: Callable[[Source], object]
 ) -> Page:
-    relative = f"topics/{topic.slug}/index.html"
+    return _card_page(
+        model,
+        f"topics/{topic.slug}/index.html",
+        "hub.html",
+        common,
+        topic.paragraph,
+        [card(source) for source in topic.sources],
+        topic={
+            "title": topic.title,
+            "paragraph": topic.paragraph,
+            "card_note": _card_note(topic, model),
+            "field_label": TOPIC_FIELD_LABELS[topic.field],
+        },
+    )
+
+
+def _card_page(
+    model: SiteModel,
+    relative: str,
+    template: str,
+    common: dict,
+    description: str,
+    cards: list,
+    **fields: object,
+) -> Page:
+    """Return a page two folders down that lists source cards (a hub or a company)."""
     context = {
         **common,
         "root": "../../",
         "canonical": model.page_url(relative),
         "banner": None,
         "subscribe": model.subscribe_url,
-        "description": topic.paragraph,
-        "topic": {
-            "title": topic.title,
-            "paragraph": topic.paragraph,
-            "card_note": _card_note(topic, model),
-            "field_label": TOPIC_FIELD_LABELS[topic.field],
-        },
-        "cards": [card(source) for source in topic.sources],
+        "description": description,
+        **fields,
+        "cards": cards,
     }
-    return relative, "hub.html", context
+    return relative, template, context
 
 
 def _topics_index(model: SiteModel, common: dict) -> Page:
@@ -245,18 +265,15 @@ def _company_page(
         f"{span}. {with_guides} of them {'has' if with_guides == 1 else 'have'} a published "
         "guide."
     )
-    relative = f"companies/{slug}/index.html"
-    context = {
-        **common,
-        "root": "../../",
-        "canonical": model.page_url(relative),
-        "banner": None,
-        "subscribe": model.subscribe_url,
-        "description": sentence,
-        "company": {"name": name, "sentence": sentence},
-        "cards": [card(source) for source in members],
-    }
-    return relative, "company.html", context
+    return _card_page(
+        model,
+        f"companies/{slug}/index.html",
+        "company.html",
+        common,
+        sentence,
+        [card(source) for source in members],
+        company={"name": name, "sentence": sentence},
+    )
 
 
 def _companies_index(model: SiteModel, common: dict) -> Page:
