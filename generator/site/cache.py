@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from generator import heap
 from generator.clock import now
 from generator.codehash import code_version
 from generator.errors import SourceError
@@ -325,14 +326,11 @@ def no_collection() -> Iterator[None]:
     collections their allocation triggers would walk them again and again, and so would the
     next ones unless they are frozen (publish unfreezes everything when it ends).
     """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        if enabled:
-            gc.enable()
+    with heap.paused():
+        try:
+            yield
+        finally:
+            gc.freeze()
 
 
 def _load(path: Path, warnings: list[str]) -> object:
