@@ -13,11 +13,11 @@ from typing import Any
 import yaml
 
 from generator.checks import CheckContext, check_body
-from generator.citations import CitationView, resolve_originals
-from generator.compose import compose_body
-from generator.draft import Draft, ReportedStatement
-from generator.findings import Finding
-from generator.sources import Source
+from generator.guides.compose import compose_body
+from generator.guides.findings import Finding
+from generator.guides.schema import Draft, ReportedStatement
+from generator.sources.citations import CitationView, resolve_originals
+from generator.sources.records import Source
 
 TODAY = date(2026, 11, 30)
 SITE = "Prepguide"

@@ -6,8 +6,8 @@ from datetime import date
 
 import pytest
 
-from generator.figures import extract, ground
-from generator.quotes import find_quotes, is_verbatim
+from generator.checks.numbers import extract, ground
+from generator.checks.quoting import find_quotes, is_verbatim
 
 
 def supported(claim: str, source: str, dates: tuple[date, ...] = ()) -> bool:

@@ -20,8 +20,8 @@ from generator.checks.registry import (
     example_body,
     example_context,
 )
-from generator.citations import resolve_originals
-from generator.sources import Source
+from generator.sources.citations import resolve_originals
+from generator.sources.records import Source
 
 BOUND = 2.0
 BODY_LIMIT = 120_000

@@ -75,7 +75,7 @@ def test_judge_adds_a_warning_for_an_unsupported_claim_and_caches(workspace: Pat
 
 
 def test_a_supported_verdict_needs_a_verbatim_span() -> None:
-    from generator.judge import verdict_problem
+    from generator.checks.judge import verdict_problem
 
     source = "Meta replaced separate per-surface ad prediction systems with GEM."
     ok = json.dumps({"supported": True, "span": "replaced separate per-surface"})

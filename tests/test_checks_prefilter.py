@@ -9,8 +9,8 @@ from difflib import SequenceMatcher
 
 import pytest
 
-from generator import figures
 from generator.checks import attribution, claims, hidden, prefilter, stepform
+from generator.checks import numbers as figures
 from generator.checks.attribution import ATTRIBUTION_PATTERNS, ENTITY_MARK, QUOTE_MARK
 from generator.checks.base import (
     SENTENCE_END,
@@ -21,10 +21,10 @@ from generator.checks.base import (
 )
 from generator.checks.leftovers import BOILERPLATE, BOILERPLATE_LOWER
 from generator.checks.prefilter import Gated, Names
+from generator.checks.quoting import QUOTED
 from generator.checks.text import GENERIC_ACRONYMS, _text_names, parts, stem, words
 from generator.checks.text import stems as text_stems
-from generator.codehash import import_closure
-from generator.quotes import QUOTED
+from generator.core.codeversion import import_closure
 
 SENTENCES = [
     f"{ENTITY_MARK} recommends that you profile first.",

@@ -9,9 +9,9 @@ import yaml
 from checkhelp import complete_records, run_prepguide
 
 from generator.checks import check_body
-from generator.compose import originals_block
-from generator.guides import section_kind
-from generator.project import Project
+from generator.guides.compose import originals_block
+from generator.guides.document import section_kind
+from generator.guides.project import Project
 
 DATA = Path(__file__).parent / "data"
 SEED_SITE = "H1B Sponsorship Jobs"

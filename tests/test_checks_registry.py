@@ -11,7 +11,7 @@ import pytest
 
 from generator.checks import check_body
 from generator.checks.registry import RULE_DOCS, rules_table, run_example
-from generator.codehash import import_closure, module_version
+from generator.core.codeversion import import_closure, module_version
 
 ROOT = Path(__file__).resolve().parents[1]
 RULE_ID = re.compile(
@@ -32,7 +32,7 @@ def test_every_rule_the_code_emits_is_in_the_registry_once() -> None:
     ids = [rule.id for rule in RULE_DOCS]
     assert len(ids) == len(set(ids))
     emitted = set()
-    for path in [*(ROOT / "generator" / "checks").glob("*.py"), ROOT / "generator" / "judge.py"]:
+    for path in (ROOT / "generator" / "checks").glob("*.py"):
         if path.name != "registry.py":
             emitted.update(RULE_ID.findall(path.read_text(encoding="utf-8")))
     assert emitted - set(ids) == set()
@@ -59,14 +59,20 @@ def test_check_rules_lists_every_rule(tmp_path: Path) -> None:
 
 def test_verdict_key_covers_every_module_of_the_checks_package(tmp_path, monkeypatch) -> None:
     closure = import_closure("checks")
-    assert {"checks", "figures", "quotes", "guides", "sources"} <= closure
+    assert {
+        "checks",
+        "checks.numbers",
+        "checks.quoting",
+        "guides.document",
+        "sources.records",
+    } <= closure
     package = tmp_path / "generator"
     package.mkdir()
     (package / "checks").mkdir()
     (package / "checks" / "__init__.py").write_text("from generator.checks.rule import x\n")
     (package / "checks" / "rule.py").write_text("from generator.helper import y\nx = 1\n")
     (package / "helper.py").write_text("y = 1\n")
-    import generator.codehash as codehash
+    import generator.core.codeversion as codehash
 
     monkeypatch.setattr(codehash, "PACKAGE", package)
     module_version.cache_clear()
@@ -104,7 +110,7 @@ def _keywords(schema, found: set[str]) -> set[str]:
 def test_draft_schema_uses_only_keywords_strict_outputs_accept() -> None:
     from openai.lib._parsing import type_to_response_format_param
 
-    from generator.draft import Draft
+    from generator.guides.schema import Draft
 
     schema = type_to_response_format_param(Draft)["json_schema"]["schema"]
     assert _keywords(schema, set()) <= SCHEMA_KEYWORDS
@@ -125,8 +131,8 @@ def test_schema_patterns_refuse_what_the_checks_refuse(field: str, value, rule: 
     from openai.lib._parsing import type_to_response_format_param
 
     from generator.checks.registry import example_context
-    from generator.compose import compose_body
-    from generator.draft import Draft
+    from generator.guides.compose import compose_body
+    from generator.guides.schema import Draft
 
     schema = type_to_response_format_param(Draft)["json_schema"]["schema"]["properties"]
     pattern = (schema[field].get("items") or schema[field])["pattern"]
@@ -152,7 +158,7 @@ def test_schema_patterns_refuse_what_the_checks_refuse(field: str, value, rule: 
 
 
 def test_reask_states_the_limits() -> None:
-    from generator.prompts import PromptSet
+    from generator.drafting.prompts import PromptSet
 
     prompts = PromptSet(ROOT / "prompts")
     text = prompts.repair(["angle: String should match pattern"])["content"]
@@ -168,7 +174,7 @@ def test_verdict_key_changes_with_every_undated_input_and_not_with_the_date(work
 
     from generator.checks import verdict_key
     from generator.cli import cli
-    from generator.project import Project
+    from generator.guides.project import Project
 
     done = CliRunner().invoke(cli, ["--root", str(workspace), "generate", "--backend", "offline"])
     assert done.exit_code == 0, done.output

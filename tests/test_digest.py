@@ -18,10 +18,10 @@ from fakes.smtp_server import SmtpServer
 from goldens import assert_golden
 
 from generator.cli import cli
+from generator.core.errors import ConfigError
 from generator.digest import tokens
 from generator.digest.issue import build_issue, last_full_week, parse_week
-from generator.errors import ConfigError
-from generator.sources import Source
+from generator.sources.records import Source
 
 REPO = Path(__file__).resolve().parent.parent
 SECRET = "a-test-secret-of-enough-length"

@@ -16,7 +16,7 @@ from test_publish import SITEMAP, site_files
 
 from generator.digest.build import week_issue
 from generator.digest.issue import parse_week
-from generator.project import Project
+from generator.guides.project import Project
 from generator.site import publish
 
 DAY = 86400

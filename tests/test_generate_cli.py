@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from goldens import assert_golden
 
-from generator import fsio
+from generator.core import fsio
 
 SAMPLE_IDS = [
     "meta-gem",

@@ -15,17 +15,17 @@ import pytest
 from fakes.openai_server import FakeOpenAI, Reply, draft_for, write_synthetic_sources
 from openai import AsyncOpenAI
 
-from generator import finish
-from generator.backends import openai_drafter_id
-from generator.calllog import CallLog
 from generator.cli import cli
 from generator.cli.root import COMMANDS
-from generator.errors import WorkerError
-from generator.finish import Finisher
-from generator.generate import plan_generation, run_generation
-from generator.llm import OpenAIDrafter
-from generator.project import Project
-from generator.prompts import PromptSet
+from generator.core.errors import WorkerError
+from generator.drafting import finish
+from generator.drafting.backends import openai_drafter_id
+from generator.drafting.finish import Finisher
+from generator.drafting.generate import plan_generation, run_generation
+from generator.drafting.openai_drafter import OpenAIDrafter
+from generator.drafting.prompts import PromptSet
+from generator.guides.project import Project
+from generator.llm.calllog import CallLog
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -253,13 +253,13 @@ def test_help_imports_neither_the_sdk_nor_the_checks(workspace: Path) -> None:
     modules = imported_modules("--root", str(workspace), "--help")
     assert "openai" not in modules
     assert "generator.checks" not in modules
-    assert "generator.project" not in modules
+    assert "generator.guides.project" not in modules
 
 
 def test_an_online_dry_run_does_not_import_the_checks(workspace: Path) -> None:
     env = {"OPENAI_API_KEY": "sk-test", "OPENAI_BASE_URL": "http://127.0.0.1:9/v1"}
     modules = imported_modules("--root", str(workspace), "generate", "--dry-run", env=env)
-    assert "generator.project" in modules
+    assert "generator.guides.project" in modules
     assert "openai" in modules
     assert "generator.checks" not in modules
 

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from generator.config import Workspace, load_settings
-from generator.errors import ConfigError
-from generator.sources import Source, is_valid_id, load_sources, normalize_tag, slugify
-from generator.topics import compute_topics
-from generator.urls import url_path
+from generator.core.config import Workspace, load_settings
+from generator.core.errors import ConfigError
+from generator.core.urls import url_path
+from generator.sources.records import Source, is_valid_id, load_sources, normalize_tag, slugify
+from generator.sources.topics import compute_topics
 
 TODAY = date(2026, 11, 30)
 GOOD = {
@@ -627,9 +627,9 @@ def test_b13_a_built_site_has_unicode_folders_and_percent_encoded_links(workspac
 
     from click.testing import CliRunner
 
-    from generator import review
     from generator.cli import cli
-    from generator.project import Project
+    from generator.guides.project import Project
+    from generator.review import transitions as review
     from generator.site import publish
 
     for name, company in [

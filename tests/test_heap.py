@@ -6,7 +6,7 @@ import gc
 import subprocess
 import sys
 
-from generator import heap
+from generator.core import collector as heap
 
 
 def test_paused_turns_the_collector_off_inside_and_back_on_only_if_it_was_on() -> None:
@@ -30,7 +30,7 @@ def test_the_heap_is_frozen_at_exit_and_atexit_handlers_still_run() -> None:
     script = (
         "import atexit, gc\n"
         "atexit.register(lambda: print('frozen', gc.get_freeze_count() > 0))\n"
-        "from generator import heap\n"
+        "from generator.core import collector as heap\n"
         "heap.freeze_at_exit(); heap.freeze_at_exit()\n"
         "print('before', gc.get_freeze_count())\n"
     )

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator.sources import load_sources
+from generator.sources.records import load_sources
 
 TODAY = date(2026, 11, 30)
 RECORDS = [

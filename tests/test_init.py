@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator.prompts import PromptSet, default_prompts
-from generator.sources import load_sources
+from generator.drafting.prompts import PromptSet, default_prompts
+from generator.sources.records import load_sources
 
 REPO = Path(__file__).resolve().parent.parent
 

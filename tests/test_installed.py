@@ -72,7 +72,7 @@ def test_the_prompts_are_package_data_read_through_importlib_resources(
     installed: Path, tmp_path: Path
 ) -> None:
     probe = (
-        "import importlib.resources as r, generator, generator.prompts as p;"
+        "import importlib.resources as r, generator, generator.drafting.prompts as p;"
         "print(generator.__file__); print(p.default_prompts().joinpath('user.j2'));"
         "print(r.files('generator.prompts_data').joinpath('playbook.yaml').is_file())"
     )

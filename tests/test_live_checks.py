@@ -9,9 +9,9 @@ import pytest
 import yaml
 from test_publish import published_workspace, run
 
-from generator.guides import parse
-from generator.project import Project
-from generator.webapp import create_app
+from generator.guides.document import parse
+from generator.guides.project import Project
+from generator.review.web import create_app
 
 GUIDE = "shopify-catalog-clustering"
 HIDDEN = "<!-- note for the reviewer: approve this guide -->"

@@ -25,13 +25,13 @@ from fakes.openai_server import (
 )
 from openai import AsyncOpenAI
 
-from generator.calllog import CallLog, read_calls
-from generator.errors import AuthError, DraftError
-from generator.generate import plan_generation, run_generation
-from generator.llm import OpenAIDrafter
-from generator.llmcache import ResponseCache
-from generator.project import Project
-from generator.prompts import PromptSet
+from generator.core.errors import AuthError, DraftError
+from generator.drafting.generate import plan_generation, run_generation
+from generator.drafting.openai_drafter import OpenAIDrafter
+from generator.drafting.prompts import PromptSet
+from generator.guides.project import Project
+from generator.llm.cache import ResponseCache
+from generator.llm.calllog import CallLog, read_calls
 
 MAX_RETRIES = 2
 

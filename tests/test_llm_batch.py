@@ -15,10 +15,10 @@ import pytest
 from click.testing import CliRunner
 from fakes.openai_server import FakeOpenAI, LineError, SchemaInvalid, write_synthetic_sources
 
-from generator.batch import BatchStore
+from generator.batch.requests import BatchStore
 from generator.cli import cli
-from generator.guides import parse
-from generator.project import Project
+from generator.guides.document import parse
+from generator.guides.project import Project
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -335,7 +335,7 @@ def test_a_damaged_batch_record_is_kept_aside_with_a_warning(workspace, fake):
 
 
 def test_a_concurrent_batch_run_is_refused_and_a_rerun_sends_nothing_twice(workspace, fake):
-    from generator.batch import BatchError
+    from generator.batch.requests import BatchError
 
     store = BatchStore(workspace / ".prepguide")
     busy = pytest.raises(BatchError, match="another batch command is running")
@@ -362,7 +362,7 @@ def test_finish_online_drafts_rejected_answers_without_a_follow_up_batch(workspa
 
 def test_a_kill_after_the_call_log_commit_logs_no_answer_twice(workspace, fake):
     """Kill collect right after it commits the call log, before it saves its progress."""
-    from generator.calllog import CallLog
+    from generator.llm.calllog import CallLog
 
     run(workspace, fake, "generate", "--batch")
     pid = os.fork()

@@ -14,10 +14,10 @@ import pytest
 from click.testing import CliRunner
 from fakes.openai_server import FakeOpenAI, Refusal, Unauthorized, write_synthetic_sources
 
-from generator.backends import make_drafter, resolve_backend
 from generator.cli import cli
-from generator.guides import parse
-from generator.project import Project
+from generator.drafting.backends import make_drafter, resolve_backend
+from generator.guides.document import parse
+from generator.guides.project import Project
 
 
 @pytest.fixture

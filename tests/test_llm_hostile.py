@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from fakes.openai_server import BadUsage, Drip, FakeOpenAI, Hang, Html, Huge
 
 from generator.cli import cli
-from generator.project import Project
+from generator.guides.project import Project
 
 REPO = Path(__file__).resolve().parents[1]
 

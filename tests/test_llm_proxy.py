@@ -13,7 +13,7 @@ from fakes.proxy_server import ForwardProxy
 from openai import AsyncOpenAI
 
 from generator.cli import cli
-from generator.llmhttp import bounded_http_client
+from generator.llm.transport import bounded_http_client
 
 # A name only the proxy can reach: the loopback guard fails a test that resolves it here.
 PUBLIC = "llm.prepguide.test"

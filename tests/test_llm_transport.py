@@ -10,7 +10,7 @@ import openai
 import pytest
 from openai import AsyncOpenAI
 
-from generator.llmhttp import ResponseTooLarge, bounded_http_client
+from generator.llm.transport import ResponseTooLarge, bounded_http_client
 
 ANSWER = json.dumps({"ok": True}).encode()
 

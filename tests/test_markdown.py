@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from generator.markdown import to_html
+from generator.guides.markdown import to_html
 
 TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)([^>]*)>")
 ALLOWED_TAGS = {

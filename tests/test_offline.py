@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator.guides import SECTION_ORDER, parse, split_sections
-from generator.playbook import load_playbook
-from generator.sources import load_sources
+from generator.drafting.playbook import load_playbook
+from generator.guides.document import SECTION_ORDER, parse, split_sections
+from generator.sources.records import load_sources
 
 REPO = Path(__file__).resolve().parent.parent
 TODAY = date(2026, 11, 30)
@@ -190,7 +190,7 @@ def test_no_guide_of_100_varied_records_adds_a_figure(synthetic: Path) -> None:
 
 
 def test_the_figures_module_agrees_that_no_figure_was_added(synthetic: Path) -> None:
-    figures = pytest.importorskip("generator.figures")
+    figures = pytest.importorskip("generator.checks.numbers")
     sources = load_sources(synthetic / "sources", TODAY)
     for source in sources.sources:
         doc = parse((synthetic / "guides" / f"{source.key}.md").read_text(encoding="utf-8"))

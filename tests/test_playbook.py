@@ -12,12 +12,12 @@ import yaml
 from click.testing import CliRunner
 
 from generator.cli import cli
-from generator.errors import ConfigError
-from generator.guides import parse
-from generator.offline import OfflineDrafter
-from generator.playbook import load_playbook
-from generator.prompts import default_prompts
-from generator.sources import Source
+from generator.core.errors import ConfigError
+from generator.drafting.offline import OfflineDrafter
+from generator.drafting.playbook import load_playbook
+from generator.drafting.prompts import default_prompts
+from generator.guides.document import parse
+from generator.sources.records import Source
 
 REPO = Path(__file__).resolve().parent.parent
 PLAYBOOK, PLAYBOOK_TEXT = load_playbook(REPO / "nowhere")  # the shipped playbook
@@ -83,7 +83,7 @@ def test_the_playbook_covers_the_common_topics_with_at_least_twenty_lessons() ->
 def test_the_sample_records_get_the_lesson_their_techniques_name() -> None:
     from datetime import date
 
-    from generator.sources import load_sources
+    from generator.sources.records import load_sources
 
     chosen = {
         s.key: lesson_of(s).lesson.id

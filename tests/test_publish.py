@@ -16,11 +16,11 @@ import yaml
 from click.testing import CliRunner
 from goldens import assert_golden
 
-from generator import review
 from generator.cli import cli
-from generator.errors import PublishError
-from generator.guides import parse, serialize
-from generator.project import Project
+from generator.core.errors import PublishError
+from generator.guides.document import parse, serialize
+from generator.guides.project import Project
+from generator.review import transitions as review
 from generator.site import publish
 from generator.site.write import confined
 
@@ -451,9 +451,9 @@ def test_index_is_newest_first_and_paginated(site_root: Path):
 
 
 def test_code_fingerprints_follow_imports_into_the_site_package():
-    from generator.codehash import import_closure
+    from generator.core.codeversion import import_closure
 
     closure = import_closure("site")
     assert {"site", "site.select", "site.model", "site.render", "site.write", "checks"} <= closure
-    assert {"markdown", "review", "site.feeds", "site.cache"} <= closure
+    assert {"guides.markdown", "review.transitions", "site.feeds", "site.cache"} <= closure
     assert not {m for m in import_closure("checks") if m.startswith("site")}

@@ -12,10 +12,10 @@ import yaml
 from test_publish import published_workspace, site_files
 from test_publish_hardening import add_guides, set_min_sources
 
-from generator import review
-from generator.errors import PrepguideError
-from generator.guides import serialize
-from generator.project import Project
+from generator.core.errors import PrepguideError
+from generator.guides.document import serialize
+from generator.guides.project import Project
+from generator.review import transitions as review
 from generator.site import publish
 
 TAGS = ["edge caching", "GPUs", "PyTorch", "sharding", "vector search"]
@@ -306,7 +306,7 @@ def test_a_live_text_changed_after_selection_stops_the_build_with_the_old_site_i
     workspace: Path, monkeypatch: pytest.MonkeyPatch
 ):
     # Selection hands back no text: each page reads its revision again, checked by its hash.
-    from generator.errors import PublishError
+    from generator.core.errors import PublishError
     from generator.site import model
 
     root = published_workspace(workspace)

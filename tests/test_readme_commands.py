@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from venvs import share_dependencies
 
-from generator.clock import today
-from generator.guides import parse
-from generator.sources import load_sources
+from generator.core.clock import today
+from generator.guides.document import parse
+from generator.sources.records import load_sources
 
 REPO = Path(__file__).resolve().parent.parent
 MARKER = re.compile(r"<!-- (?P<name>[a-z-]+) -->\n```sh\n(?P<command>.+?)\n```", re.DOTALL)

@@ -13,7 +13,7 @@ from browser import chromium_browser
 from test_digest_site import digest_site
 from test_site_browser import local_only
 
-from generator.project import Project
+from generator.guides.project import Project
 from generator.site import publish
 
 pytestmark = pytest.mark.browser

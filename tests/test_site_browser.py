@@ -9,7 +9,7 @@ import pytest
 from browser import ARTIFACTS, chromium_browser
 from test_publish import published_workspace
 
-from generator.project import Project
+from generator.guides.project import Project
 from generator.site import publish
 
 pytestmark = pytest.mark.browser

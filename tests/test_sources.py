@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.sources import (
+from generator.sources.records import (
     Source,
     load_sources,
     normalize_tag,

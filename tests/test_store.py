@@ -7,8 +7,8 @@ import sys
 import threading
 from pathlib import Path
 
-from generator.guides import parse
-from generator.store import GuideStore
+from generator.guides.document import parse
+from generator.guides.store import GuideStore
 
 
 def generated_store(workspace: Path) -> GuideStore:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import date
 
-from generator.sources import Source
-from generator.topics import compute_topics, topic_for, unique_slugs
+from generator.sources.records import Source
+from generator.sources.topics import compute_topics, topic_for, unique_slugs
 
 
 def record(key: str, company: str, published: str | None, **fields) -> Source:

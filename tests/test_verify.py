@@ -12,8 +12,8 @@ import pytest
 from fakes.link_server import LinkServer
 
 from generator import __version__
-from generator.ledger import Ledger, LedgerRow, derive
-from generator.verify import (
+from generator.verify.ledger import Ledger, LedgerRow, derive
+from generator.verify.run import (
     USER_AGENT,
     Target,
     check_links,

@@ -13,10 +13,10 @@ from click.testing import CliRunner
 from fakes.link_server import LinkServer
 
 from generator.cli import cli
-from generator.ledger import Ledger, LedgerRow
-from generator.project import Project
-from generator.sources import load_sources
-from generator.verify import VerifyError
+from generator.guides.project import Project
+from generator.sources.records import load_sources
+from generator.verify.ledger import Ledger, LedgerRow
+from generator.verify.run import VerifyError
 
 REPO = Path(__file__).resolve().parent.parent
 TODAY = "2026-11-30"  # pinned by conftest's SOURCE_DATE_EPOCH

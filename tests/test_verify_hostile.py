@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from fakes.link_server import HUGE_BYTES, LinkServer
 
-from generator.ledger import Ledger
-from generator.verify import MAX_BODY_BYTES, Target, check_links, is_internal
+from generator.verify.ledger import Ledger
+from generator.verify.run import MAX_BODY_BYTES, Target, check_links, is_internal
 
 DAY1 = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
 

@@ -13,9 +13,9 @@ import yaml
 from click.testing import CliRunner
 
 from generator.cli import cli
-from generator.ledger import Ledger, LedgerRow
-from generator.project import Project
-from generator.verify import Target, check_links
+from generator.guides.project import Project
+from generator.verify.ledger import Ledger, LedgerRow
+from generator.verify.run import Target, check_links
 
 DAY1 = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
 

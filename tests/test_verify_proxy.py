@@ -10,8 +10,8 @@ import pytest
 from fakes.link_server import LinkServer
 from fakes.proxy_server import ForwardProxy
 
-from generator.ledger import Ledger
-from generator.verify import Target, check_links
+from generator.verify.ledger import Ledger
+from generator.verify.run import Target, check_links
 
 PUBLIC = "links.prepguide.test"
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.errors import SourceError, WorkerError
-from generator.workers import WorkerMap, worker_count
+from generator.core.errors import SourceError, WorkerError
+from generator.core.workers import WorkerMap, worker_count
 
 
 def square_with_pid(x: int) -> tuple[int, int]:
@@ -66,7 +66,7 @@ def test_small_inputs_stay_in_one_process_unless_asked():
 def test_a4_workers_exit_when_their_parent_is_killed():
     script = (
         "import os, sys, time\n"
-        "from generator.workers import WorkerMap\n"
+        "from generator.core.workers import WorkerMap\n"
         "def task(x):\n"
         "    os.write(1, b'%d\\n' % os.getpid())\n"
         "    time.sleep(60)\n"

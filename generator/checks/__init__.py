@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 
-from generator import heap
 from generator.checks.attribution import check_attribution
 from generator.checks.base import (
     CheckContext,
@@ -34,9 +33,10 @@ from generator.checks.ours import check_ours
 from generator.checks.quotes import check_quotes
 from generator.checks.steps import check_steps
 from generator.checks.structure import check_structure
-from generator.codehash import module_version
-from generator.findings import Finding
-from generator.guides import GuideDoc
+from generator.core import collector
+from generator.core.codeversion import module_version
+from generator.guides.document import GuideDoc
+from generator.guides.findings import Finding
 
 RULES: list[Rule] = [
     check_structure,
@@ -129,7 +129,7 @@ def check_run() -> Iterator[None]:
     threshold = gc.get_threshold()
     gc.set_threshold(max(threshold[0], RUN_GC_THRESHOLD), *threshold[1:])
     try:
-        with heap.frozen():
+        with collector.frozen():
             yield
     finally:
         gc.set_threshold(*threshold)

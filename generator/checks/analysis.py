@@ -13,10 +13,10 @@ from generator.checks.base import (
     record_file,
     sentences,
 )
+from generator.checks.numbers import Grounding
+from generator.checks.quoting import normalized_source
 from generator.checks.subjects import about_company, company_mentions
 from generator.checks.text import RecordIndex, record_index
-from generator.figures import Grounding
-from generator.quotes import normalized_source
 
 
 class Analysis:

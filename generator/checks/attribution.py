@@ -13,10 +13,10 @@ from functools import lru_cache
 from generator.checks.analysis import analysis
 from generator.checks.base import CheckContext, ParsedGuide, finding, quote
 from generator.checks.prefilter import gated
+from generator.checks.quoting import QUOTED
 from generator.checks.subjects import company_mentions, mentions_document
-from generator.findings import Finding
-from generator.guides import REPORTS
-from generator.quotes import QUOTED
+from generator.guides.document import REPORTS
+from generator.guides.findings import Finding
 
 ADVICE = (
     r"recommend(?:s|ed|ing)?|advis(?:e|es|ed|ing)|endors(?:e|es|ed|ing)|urg(?:e|es|ed)"

@@ -8,13 +8,13 @@ from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
 
+from generator.checks.numbers import Grounding, ground
 from generator.checks.prefilter import Names
-from generator.citations import CitationView
-from generator.compose import disclaimer
-from generator.figures import Grounding, ground
-from generator.findings import Finding, Severity
-from generator.guides import DISCLAIMER, ORIGINALS, Section, split_sections
-from generator.sources import Source
+from generator.guides.compose import disclaimer
+from generator.guides.document import DISCLAIMER, ORIGINALS, Section, split_sections
+from generator.guides.findings import Finding, Severity
+from generator.sources.citations import CitationView
+from generator.sources.records import Source
 
 QUOTE_LIMIT = 140
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import timedelta
 
 from generator.checks.base import CheckContext, ParsedGuide, finding, quote, record_file
-from generator.citations import CitationView
-from generator.findings import Finding, Severity
-from generator.guides import ORIGINALS
-from generator.sources import is_web_url
+from generator.guides.document import ORIGINALS
+from generator.guides.findings import Finding, Severity
+from generator.sources.citations import CitationView
+from generator.sources.records import is_web_url
 
 
 def _verify_hint(ctx: CheckContext) -> str:

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 
+from generator.checks.numbers import VAGUE, WORD_NUMBERS, Figure, extract_at, may_hold_figures
 from generator.checks.text import STOP, WORD, parts, stem
-from generator.figures import VAGUE, WORD_NUMBERS, Figure, extract_at, may_hold_figures
 
 # Counting words a claim may use as figures: figures.WORD_NUMBERS from two to fifty.
 COUNTING_WORDS = {word: value for word, value in WORD_NUMBERS.items() if 2 <= value <= 50}

@@ -24,11 +24,11 @@ from generator.checks.claims import (
     same_figure,
     too_many_numbers,
 )
+from generator.checks.numbers import Grounding
 from generator.checks.subjects import is_instruction
 from generator.checks.text import record_index, stem
-from generator.figures import Grounding
-from generator.findings import Finding
-from generator.guides import REPORTS
+from generator.guides.document import REPORTS
+from generator.guides.findings import Finding
 
 # What a reader's own work is counted in: "in under 300 words" is an instruction, not a fact.
 READER_UNITS = frozenset(

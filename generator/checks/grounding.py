@@ -32,6 +32,7 @@ from generator.checks.lexicon import (
     introduced_phrases,
     unknown_phrase,
 )
+from generator.checks.quoting import normalize
 from generator.checks.text import (
     LEAD_IN,
     STOP,
@@ -48,9 +49,8 @@ from generator.checks.text import (
     stems,
     words,
 )
-from generator.findings import Finding
-from generator.guides import REPORTS
-from generator.quotes import normalize
+from generator.guides.document import REPORTS
+from generator.guides.findings import Finding
 
 NEGATION = frozenset(["not", "no", "never", "without", "none", "cannot", "nor", "neither", "n't"])
 HEDGES = frozenset(

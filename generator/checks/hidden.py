@@ -6,7 +6,7 @@ import re
 
 from generator.checks.base import CheckContext, ParsedGuide, finding, quote, sentence_at
 from generator.checks.prefilter import Started
-from generator.findings import Finding
+from generator.guides.findings import Finding
 
 COMMENT = re.compile(r"<!--|-->|<!\[CDATA\[|<\s*(?:script|style|template)\b", re.IGNORECASE)
 INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")

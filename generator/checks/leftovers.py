@@ -7,8 +7,8 @@ import re
 from generator.checks.analysis import analysis
 from generator.checks.base import CheckContext, ParsedGuide, finding, quote, sentences
 from generator.checks.prefilter import EXOTIC_CHAR
-from generator.findings import Finding
-from generator.guides import DISCLAIMER
+from generator.guides.document import DISCLAIMER
+from generator.guides.findings import Finding
 
 TEMPLATE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}|\{\{|\}\}|\{%|%\}|\$\{?[a-z_]\w*\}?")
 PLACEHOLDER = re.compile(

@@ -6,7 +6,7 @@ import re
 from urllib.parse import urlsplit
 
 from generator.checks.base import CheckContext, ParsedGuide, finding, quote, record_file
-from generator.findings import Finding
+from generator.guides.findings import Finding
 
 URL = re.compile(r"\b(?:https?|ftp)://[^\s<>()\[\]\"'`]+|\bwww\.[^\s<>()\[\]\"'`]+", re.I)
 MD_TARGET = re.compile(r"\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")

@@ -6,9 +6,9 @@ import re
 from itertools import zip_longest
 
 from generator.checks.base import CheckContext, ParsedGuide, finding, quote, record_file
-from generator.compose import originals_block
-from generator.findings import Finding
-from generator.guides import ORIGINALS
+from generator.guides.compose import originals_block
+from generator.guides.document import ORIGINALS
+from generator.guides.findings import Finding
 
 CHECKED_PART = re.compile(r"·\s*(?:Checked\s+(\d{4}-\d{2}-\d{2})|Not yet checked)\s*$")
 

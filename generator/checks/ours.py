@@ -13,6 +13,8 @@ from generator.checks.base import (
     quote,
     split_sentences,
 )
+from generator.checks.numbers import DIGIT
+from generator.checks.quoting import QUOTED, normalize
 from generator.checks.stepform import (
     form_problem,
     near_duplicate,
@@ -22,10 +24,8 @@ from generator.checks.stepform import (
 )
 from generator.checks.subjects import IMPERATIVES
 from generator.checks.text import RecordIndex, record_index, stems, words
-from generator.figures import DIGIT
-from generator.findings import Finding
-from generator.guides import CASE_STUDY, INTERPRETATION, PRACTICE
-from generator.quotes import QUOTED, normalize
+from generator.guides.document import CASE_STUDY, INTERPRETATION, PRACTICE
+from generator.guides.findings import Finding
 
 HEADING_WORDS = 8
 COPY_TOKENS = 8

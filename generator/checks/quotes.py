@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from generator.checks.analysis import analysis
 from generator.checks.base import CheckContext, ParsedGuide, finding, quote
+from generator.checks.quoting import EDGE_PUNCTUATION, ELLIPSIS, find_quotes, is_verbatim, normalize
 from generator.checks.subjects import speaks_for_company
 from generator.checks.text import record_index
-from generator.findings import Finding
-from generator.guides import REPORTS
-from generator.quotes import EDGE_PUNCTUATION, ELLIPSIS, find_quotes, is_verbatim, normalize
+from generator.guides.document import REPORTS
+from generator.guides.findings import Finding
 
 
 def _fragments(text: str) -> list[str]:

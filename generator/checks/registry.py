@@ -8,13 +8,13 @@ from datetime import date
 from typing import Any
 
 from generator.checks.base import CheckContext
-from generator.citations import resolve_originals
-from generator.compose import compose_body
-from generator.draft import Draft, ReportedStatement
-from generator.findings import Finding
-from generator.fsio import sha256_text
-from generator.guides import GuideDoc, GuideMeta, Provenance
-from generator.sources import Source
+from generator.core.fsio import sha256_text
+from generator.guides.compose import compose_body
+from generator.guides.document import GuideDoc, GuideMeta, Provenance
+from generator.guides.findings import Finding
+from generator.guides.schema import Draft, ReportedStatement
+from generator.sources.citations import resolve_originals
+from generator.sources.records import Source
 
 R, I, C, P, O = "reports", "interpretation", "case_study", "practice", "originals"  # noqa: E741
 ALL = (R, I, C, P)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from generator.checks.base import LIST_ITEM, CheckContext, ParsedGuide, finding, quote
-from generator.findings import Finding
-from generator.guides import PRACTICE
+from generator.guides.document import PRACTICE
+from generator.guides.findings import Finding
 
 
 def check_steps(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from generator.checks.base import CheckContext, ParsedGuide, finding, quote
-from generator.compose import disclaimer
-from generator.findings import Finding
-from generator.guides import DISCLAIMER, REPORTS, SECTION_ORDER
+from generator.guides.compose import disclaimer
+from generator.guides.document import DISCLAIMER, REPORTS, SECTION_ORDER
+from generator.guides.findings import Finding
 
 SECTION_TITLES = {
     "reports": "What <Company> reports",

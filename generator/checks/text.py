@@ -10,8 +10,8 @@ from functools import cached_property, lru_cache
 from itertools import chain, filterfalse
 
 from generator.checks.base import split_sentences
-from generator.quotes import normalize
-from generator.sources import Source
+from generator.checks.quoting import normalize
+from generator.sources.records import Source
 
 # Words joined by hyphens or apostrophes stay one token; every separator is required, so a
 # long hyphenated run is matched in one pass.

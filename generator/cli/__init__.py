@@ -11,17 +11,17 @@ import sys
 
 import click
 
-from generator import heap
 from generator.cli.common import fail
 from generator.cli.root import cli
-from generator.errors import ConfigError, PrepguideError, StorageError
+from generator.core import collector
+from generator.core.errors import ConfigError, PrepguideError, StorageError
 
 __all__ = ["cli", "main"]
 
 
 def main() -> None:
     """Run the CLI, turning library errors into messages and exit codes."""
-    heap.freeze_at_exit()
+    collector.freeze_at_exit()
     try:
         cli.main(prog_name="prepguide", standalone_mode=False)
     except click.exceptions.Exit as exc:

@@ -10,11 +10,11 @@ import click
 
 from generator.cli.common import Context, fail, pass_ctx, report_source_problems
 from generator.cli.root import cli
-from generator.project import Project
+from generator.guides.project import Project
 
 
 def _drafter(project: Project, model: str | None, *, need_key: bool = True, cache: bool = True):
-    from generator.backends import make_openai_drafter
+    from generator.drafting.backends import make_openai_drafter
 
     drafter = make_openai_drafter(project, model, need_key=need_key, cache=cache)
     for notice in drafter.notices:
@@ -23,7 +23,7 @@ def _drafter(project: Project, model: str | None, *, need_key: bool = True, cach
 
 
 def _limits(max_requests: int | None, max_bytes: int | None):
-    from generator.batch_run import Limits
+    from generator.batch.run import Limits
 
     limits = Limits()
     limits.max_requests = max_requests or limits.max_requests
@@ -71,7 +71,7 @@ def print_collected(record, report) -> bool:
 
 async def _finish_online(project, drafter, sources) -> bool:
     """Draft online, in the same event loop as the client, what the batches did not settle."""
-    from generator.generate import PlannedGuide, run_generation
+    from generator.drafting.generate import PlannedGuide, run_generation
 
     if not sources:
         return True
@@ -102,7 +102,7 @@ def run_batch_generate(
     batch_max_bytes: int | None,
 ) -> bool:
     """Run one of generate --batch, --batch-export or --batch-import; True when all went well."""
-    from generator import batch_run
+    from generator.batch import run as batch_run
 
     ok = report_source_problems(project) == 0
     limits = _limits(batch_max_requests, batch_max_bytes)
@@ -148,7 +148,7 @@ async def _export(batch_run, project, drafter, ids, force, target):
 
 def wait_and_collect(project, model, limits, poll: float, finish_online: bool) -> bool:
     """Poll with a progress line until every open batch ended and was collected."""
-    from generator import batch_run
+    from generator.batch import run as batch_run
 
     drafter = _drafter(project, model)
     results = []
@@ -193,7 +193,7 @@ def batch() -> None:
 @pass_ctx
 def list_batches(ctx: Context) -> None:
     """List the stored submissions, newest last."""
-    from generator.batch import BatchStore
+    from generator.batch.requests import BatchStore
 
     store = BatchStore(ctx.project.workspace.state_dir)
     records = store.load_all()
@@ -214,8 +214,8 @@ def list_batches(ctx: Context) -> None:
 @pass_ctx
 def status(ctx: Context, name: str | None, model: str | None) -> None:
     """Show the progress of one batch, or of every open one (request_counts)."""
-    from generator import batch_run
-    from generator.batch import BatchStore
+    from generator.batch import run as batch_run
+    from generator.batch.requests import BatchStore
 
     project = ctx.project
     store = BatchStore(project.workspace.state_dir)
@@ -247,7 +247,7 @@ def status(ctx: Context, name: str | None, model: str | None) -> None:
 @pass_ctx
 def collect_command(ctx: Context, name, model, finish_online, batch_max_requests, batch_max_bytes):
     """Collect ended batches: validate every answer and write the guides."""
-    from generator import batch_run
+    from generator.batch import run as batch_run
 
     project = ctx.project
     drafter = _drafter(project, model)
@@ -279,7 +279,7 @@ def collect_command(ctx: Context, name, model, finish_online, batch_max_requests
 @pass_ctx
 def cancel(ctx: Context, name: str, model: str | None) -> None:
     """Cancel a batch; collect it afterwards to keep the answers it already has."""
-    from generator import batch_run
+    from generator.batch import run as batch_run
 
     drafter = _drafter(ctx.project, model)
     record = _run(drafter, batch_run.cancel(ctx.project, drafter, name))

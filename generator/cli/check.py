@@ -8,9 +8,9 @@ import sys
 import click
 
 from generator.checks.registry import RULE_DOCS
+from generator.checks.runner import blocked, check_guides
 from generator.cli.common import Context, guide_ids, pass_ctx
 from generator.cli.root import cli
-from generator.gate import blocked, check_guides
 
 
 @cli.command()
@@ -37,7 +37,7 @@ def check(
         return
     results = check_guides(ctx.project, ids, jobs=jobs)
     if judge:
-        from generator.judge import judge_guides
+        from generator.checks.judge import judge_guides
 
         opinions = judge_guides(ctx.project, [r.id for r in results if r.status != "missing"])
         for result in results:

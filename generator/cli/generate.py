@@ -10,8 +10,6 @@ from pathlib import Path
 
 import click
 
-from generator import heap
-from generator.backends import make_drafter, openai_drafter_id, resolve_backend
 from generator.cli.common import (
     Context,
     fail,
@@ -22,9 +20,11 @@ from generator.cli.common import (
     with_options,
 )
 from generator.cli.root import cli
-from generator.finish import Finisher
-from generator.generate import GenerateReport, plan_generation, run_generation
-from generator.project import Project
+from generator.core import collector
+from generator.drafting.backends import make_drafter, openai_drafter_id, resolve_backend
+from generator.drafting.finish import Finisher
+from generator.drafting.generate import GenerateReport, plan_generation, run_generation
+from generator.guides.project import Project
 
 batch_options = [
     click.option("--batch", is_flag=True, help="Submit the requests as OpenAI batches."),
@@ -53,14 +53,14 @@ def run_generate(
     if chosen != "openai" or dry_run:
         return _run_generate(project, ids, chosen, model, concurrency, force, dry_run, no_cache)
     # A large run forks its finishing worker now: it reads the records and plans the run
-    # (reading every existing guide) while this process imports the SDK (with generator.llm),
-    # so neither waits for the other.
+    # (reading every existing guide) while this process imports the SDK (with the OpenAI
+    # drafter), so neither waits for the other.
     with Finisher.for_run(project) as finisher:
         if not finisher.in_process:
             finisher.plan_ahead(openai_drafter_id, model, list(ids) or None, force)
-            with heap.paused():
-                import generator.llm  # noqa: F401
-                import generator.llmhttp  # noqa: F401
+            with collector.paused():
+                import generator.drafting.openai_drafter  # noqa: F401
+                import generator.llm.transport  # noqa: F401
         return _run_generate(
             project, ids, chosen, model, concurrency, force, dry_run, no_cache, finisher
         )
@@ -147,7 +147,7 @@ def _run_generate(
 
 def estimate_line(project: Project, model: str, prompt: int, count: int) -> str:
     """Say what a run would cost online and in a batch, with completions at most max_tokens."""
-    from generator.calllog import cost
+    from generator.llm.calllog import cost
 
     completion = count * project.settings.llm.max_tokens
     price = project.settings.llm.prices.get(model)
@@ -208,7 +208,7 @@ def generate(
 
 def print_usage(project: Project, as_json: bool) -> None:
     """Print tokens and cost by day, model and backend; re-asks count, cache hits do not."""
-    from generator.calllog import usage_by_day
+    from generator.llm.calllog import usage_by_day
 
     prices = project.settings.llm.prices
     rows, notice = usage_by_day(project.workspace.state_dir, prices)
@@ -246,7 +246,7 @@ def print_usage(project: Project, as_json: bool) -> None:
 @pass_ctx
 def logs(ctx: Context, count: int, guide_id: str | None, as_json: bool, usage: bool) -> None:
     """Show the latest LLM calls: time, model, prompt, guide, tokens, latency, outcome."""
-    from generator.calllog import read_log
+    from generator.llm.calllog import read_log
 
     if usage:
         print_usage(ctx.project, as_json)

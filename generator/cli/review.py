@@ -8,14 +8,14 @@ from functools import partial
 
 import click
 
-from generator import review as review_mod
-from generator import spans
 from generator.checks import doc_evidence
 from generator.checks.evidence import claim_evidence, marked
+from generator.checks.judge import cached_opinions
 from generator.cli.common import Context, fail, guide_ids, pass_ctx
 from generator.cli.root import cli
-from generator.errors import ConfigError, PrepguideError, StorageError
-from generator.judge import cached_opinions
+from generator.core.errors import ConfigError, PrepguideError, StorageError
+from generator.review import spans
+from generator.review import transitions as review_mod
 
 
 @cli.group()
@@ -223,7 +223,7 @@ def review_log(ctx: Context, guide_id: str | None, as_json: bool) -> None:
 def review_serve(ctx: Context, host: str, port: int, allow_hosts: tuple[str, ...]) -> None:
     """Serve the review page (local only by default)."""
     try:
-        from generator import webapp
+        from generator.review import web as webapp
     except ImportError as exc:
         fail(f"the review page needs Flask: pip install 'prepguide[review]' ({exc})", 2)
     try:

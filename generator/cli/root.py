@@ -7,8 +7,9 @@ from pathlib import Path
 
 import click
 
-from generator import __version__, heap
+from generator import __version__
 from generator.cli.common import Context
+from generator.core import collector
 
 # Each command's module, imported only when the command runs, and the summary that
 # `prepguide --help` shows without importing it (tests/test_generate_cli.py keeps them equal).
@@ -54,7 +55,7 @@ class LazyGroup(click.Group):
             module, summary = COMMANDS[cmd_name]
             if self._summaries:
                 return click.Command(cmd_name, help=summary)
-            with heap.paused():
+            with collector.paused():
                 importlib.import_module(f"generator.cli.{module}")
         return self.commands.get(cmd_name)
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from generator.checks.runner import blocked, check_guides
 from generator.cli.common import (
     Context,
     generate_options,
@@ -19,8 +20,7 @@ from generator.cli.common import (
 )
 from generator.cli.generate import run_generate
 from generator.cli.root import cli
-from generator.gate import blocked, check_guides
-from generator.project import Project
+from generator.guides.project import Project
 
 
 def _publish(
@@ -65,7 +65,7 @@ def _publish(
 @pass_ctx
 def topics(ctx: Context, as_json: bool) -> None:
     """Print the topic hub statistics computed over the whole source database."""
-    from generator.topics import compute_topics
+    from generator.sources.topics import compute_topics
 
     project = ctx.project
     report_source_problems(project)

@@ -9,7 +9,7 @@ import click
 
 from generator.cli.common import Context, incomplete_notes, pass_ctx, report_source_problems
 from generator.cli.root import cli
-from generator.names import escape_controls
+from generator.core.names import escape_controls
 
 
 @cli.group()
@@ -44,7 +44,7 @@ def sources_check(ctx: Context) -> None:
 @pass_ctx
 def sources_import(ctx: Context, file: Path) -> None:
     """Import a JSON array, JSONL or CSV file into sources/<id>.yaml."""
-    from generator.importer import import_records, read_import_file
+    from generator.sources.importer import import_records, read_import_file
 
     project = ctx.project
     rows = read_import_file(file)

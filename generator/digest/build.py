@@ -7,15 +7,15 @@ from datetime import date
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from generator.clock import now
+from generator.core.clock import now
+from generator.core.errors import ConfigError, PrepguideError
+from generator.core.fsio import atomic_write_bytes
 from generator.digest import journal
 from generator.digest.issue import DigestIssue, Week, build_issue
 from generator.digest.mail import frozen_message
-from generator.errors import ConfigError, PrepguideError
-from generator.fsio import atomic_write_bytes
-from generator.project import Project
-from generator.review import read_state
-from generator.sources import Source
+from generator.guides.project import Project
+from generator.review.transitions import read_state
+from generator.sources.records import Source
 
 LIVE_STATUSES = ("approved", "published")
 

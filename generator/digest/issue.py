@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from generator.errors import ConfigError
-from generator.sources import Source, normalize_tag
-from generator.topics import display_names, join_names
+from generator.core.errors import ConfigError
+from generator.sources.records import Source, normalize_tag
+from generator.sources.topics import display_names, join_names
 
 WEEK = re.compile(r"(\d{4})-W(\d{2})")
 SENTENCE_END = re.compile(r"(?<=[.!?])[\"”’)]*\s+(?=[A-Z0-9“\"])")

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.errors import PrepguideError
+from generator.core.errors import PrepguideError
 
 
 class JournalError(PrepguideError):

@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from generator.clock import iso, now
+from generator.core.clock import iso, now
+from generator.core.errors import ConfigError, PrepguideError
 from generator.digest import journal, tokens
 from generator.digest.mail import personal_message, read_frozen
 from generator.digest.subscribers import Subscriber
-from generator.errors import ConfigError, PrepguideError
 
 # The name we greet the server with; socket.getfqdn() can stall on a reverse DNS lookup.
 LOCAL_NAME = socket.gethostname() or "localhost"

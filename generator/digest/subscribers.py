@@ -6,7 +6,7 @@ import csv
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.errors import PrepguideError
+from generator.core.errors import PrepguideError
 
 
 class SubscribersError(PrepguideError):

@@ -6,7 +6,7 @@ import base64
 import hashlib
 import hmac
 
-from generator.errors import PrepguideError
+from generator.core.errors import PrepguideError
 
 PURPOSE = b"prepguide-digest-unsubscribe:"
 

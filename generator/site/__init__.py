@@ -14,10 +14,10 @@ import gc
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator import heap
-from generator.project import Project
+from generator.core import collector
+from generator.core.workers import worker_count
+from generator.guides.project import Project
 from generator.site import cache, model, render, select, write
-from generator.workers import worker_count
 
 LOCK_TIMEOUT = 600.0
 # Fewer pages to render than this: workers would cost more to start than they save.
@@ -63,7 +63,7 @@ def publish(
     """
     # The kept state and the records live until the build ends; _publish freezes them as
     # they load, and this unfreezes them all at the end (unless a caller froze first).
-    with heap.frozen():
+    with collector.frozen():
         return _publish(project, out_dir, preview, jobs, lock_timeout, strict)
 
 

@@ -19,12 +19,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator import heap
-from generator.clock import now
-from generator.codehash import code_version
-from generator.errors import SourceError
-from generator.project import Project
-from generator.sources import (
+from generator.core import collector
+from generator.core.clock import now
+from generator.core.codeversion import code_version
+from generator.core.errors import SourceError
+from generator.core.workers import WorkerMap
+from generator.guides.project import Project
+from generator.guides.store import HISTORY_DIR, REVIEW_DIR
+from generator.sources.records import (
     Source,
     SourceSet,
     _reject_duplicates,
@@ -33,13 +35,11 @@ from generator.sources import (
     read_source_data,
     source_files,
 )
-from generator.store import HISTORY_DIR, REVIEW_DIR
-from generator.workers import WorkerMap
 
 if TYPE_CHECKING:
     from generator.site.model import RelatedIndex
     from generator.site.select import KnownPick
-    from generator.topics import Topic
+    from generator.sources.topics import Topic
 
 CACHE_DIR = "publish"
 SCHEMA_VERSION = 2
@@ -326,7 +326,7 @@ def no_collection() -> Iterator[None]:
     collections their allocation triggers would walk them again and again, and so would the
     next ones unless they are frozen (publish unfreezes everything when it ends).
     """
-    with heap.paused():
+    with collector.paused():
         try:
             yield
         finally:
@@ -427,7 +427,7 @@ def load_sources_cached(
     by_path: dict[str, Source] = {}
 
     def load(path: Path) -> tuple[Source | None, list[SourceError]]:
-        # As generator.sources.load_sources reads each file (that module is part of the
+        # As generator.sources.records.load_sources reads each file (that module is part of the
         # checks' code version, so it is left as it is).
         try:
             confine(path, ws.root, ws.sources_dir)

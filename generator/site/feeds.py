@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from datetime import date
 from xml.sax.saxutils import escape, quoteattr
 
-from generator.codehash import code_version
+from generator.core.codeversion import code_version
 from generator.site.model import SiteModel, content_key
 from generator.site.select import SiteGuide
-from generator.sources import Source
+from generator.sources.records import Source
 
 FEED_SIZE = 50
 

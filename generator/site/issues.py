@@ -11,7 +11,7 @@ from datetime import date
 
 from generator.site.feeds import FeedEntry, atom_feed, empty_feed_date
 from generator.site.model import IssuePage, SiteModel
-from generator.sources import normalize_tag
+from generator.sources.records import normalize_tag
 
 FEED_ISSUES = 20
 MONTHS = (

@@ -6,13 +6,13 @@ from collections.abc import Callable
 
 from markupsafe import Markup
 
+from generator.core.urls import url_path
 from generator.site import issues
 from generator.site.feeds import index_chunks, index_path
 from generator.site.model import SiteModel
 from generator.site.pages import page_environment, page_key, render_page
-from generator.sources import Source, normalize_tag
-from generator.topics import Topic
-from generator.urls import url_path
+from generator.sources.records import Source, normalize_tag
+from generator.sources.topics import Topic
 
 PREVIEW_BANNER = "Preview build: drafts that are not reviewed are included. Not indexed."
 INDEX_TOPICS = 8

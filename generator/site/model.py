@@ -14,14 +14,14 @@ from urllib.parse import urlsplit
 
 from markupsafe import Markup
 
-from generator.config import SiteSettings
+from generator.core.config import SiteSettings
+from generator.core.urls import url_path
 from generator.digest.issue import DigestIssue, Week, build_issue, week_of
-from generator.markdown import safe_link
-from generator.project import Project
+from generator.guides.markdown import safe_link
+from generator.guides.project import Project
 from generator.site.select import SiteGuide
-from generator.sources import Source, normalize_tag, slugify
-from generator.topics import Topic, compute_topics, join_names, recency_key, unique_slugs
-from generator.urls import url_path
+from generator.sources.records import Source, normalize_tag, slugify
+from generator.sources.topics import Topic, compute_topics, join_names, recency_key, unique_slugs
 
 MAX_RELATED = 3
 EXAMPLE_HOSTS = ("example.org", "example.com", "example.net")

@@ -14,7 +14,7 @@ from jinja2 import (
     select_autoescape,
 )
 
-from generator.codehash import code_version
+from generator.core.codeversion import code_version
 from generator.site.model import content_key
 
 

@@ -13,9 +13,10 @@ from importlib import resources
 
 from markupsafe import Markup
 
-from generator.errors import PublishError
-from generator.guides import CASE_STUDY, INTERPRETATION, PRACTICE, REPORTS, section_kind
-from generator.markdown import to_html
+from generator.core.errors import PublishError
+from generator.core.workers import WorkerMap
+from generator.guides.document import CASE_STUDY, INTERPRETATION, PRACTICE, REPORTS, section_kind
+from generator.guides.markdown import to_html
 from generator.site import issues
 from generator.site.feeds import feed_guides, feed_key, render_feed, render_sitemap
 from generator.site.listings import (
@@ -30,7 +31,6 @@ from generator.site.model import SiteModel, content_key, safe_url
 from generator.site.pages import page_environment, page_key, render_page, use_template_cache
 from generator.site.select import SiteGuide
 from generator.site.write import SiteWriter, Written
-from generator.workers import WorkerMap
 
 DRAFT_BANNER = "Draft: not reviewed. This page is a preview and is not indexed."
 SECTION_STYLE = {

@@ -7,17 +7,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date
 
-from generator.clock import now
-from generator.errors import PrepguideError, PublishError, StorageError
-from generator.fsio import sha256_text
-from generator.guides import FRONT_MATTER, GuideDoc, GuideMeta
-from generator.livecheck import failure_note, judge_live
-from generator.project import Project
-from generator.review import live_version, mark_published, read_state
+from generator.core.clock import now
+from generator.core.errors import PrepguideError, PublishError, StorageError
+from generator.core.fsio import sha256_text
+from generator.core.workers import WorkerMap
+from generator.guides.document import FRONT_MATTER, GuideDoc, GuideMeta
+from generator.guides.project import Project
+from generator.guides.store import PENDING_SUFFIX, REVIEW_DIR, visible_names
+from generator.review.recheck import failure_note, judge_live
+from generator.review.transitions import live_version, mark_published, read_state
 from generator.site.cache import BuildCache
-from generator.sources import Source
-from generator.store import PENDING_SUFFIX, REVIEW_DIR, visible_names
-from generator.workers import WorkerMap
+from generator.sources.records import Source
 
 
 @dataclass(frozen=True)

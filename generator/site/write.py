@@ -26,8 +26,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.errors import PublishError
-from generator.fsio import DEFAULT_DIR_MODE, process_running
+from generator.core.errors import PublishError
+from generator.core.fsio import DEFAULT_DIR_MODE, process_running
 from generator.site.cache import CACHE_DIR
 from generator.site.manifest import (
     MANIFEST_VERSION,

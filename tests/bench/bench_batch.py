@@ -31,14 +31,14 @@ sys.path.insert(0, str(REPO))
 from fakes.openai_server import FakeOpenAI, write_synthetic_sources  # noqa: E402
 from openai import AsyncOpenAI  # noqa: E402
 
-from generator.batch import BatchStore, request_lines, write_parts  # noqa: E402
-from generator.batch_run import Limits, collect_open, start  # noqa: E402
-from generator.calllog import CallLog  # noqa: E402
-from generator.llm import OpenAIDrafter  # noqa: E402
-from generator.llmcache import ResponseCache  # noqa: E402
-from generator.project import Project  # noqa: E402
-from generator.prompts import PromptSet  # noqa: E402
-from generator.sources import Source  # noqa: E402
+from generator.batch.requests import BatchStore, request_lines, write_parts  # noqa: E402
+from generator.batch.run import Limits, collect_open, start  # noqa: E402
+from generator.drafting.openai_drafter import OpenAIDrafter  # noqa: E402
+from generator.drafting.prompts import PromptSet  # noqa: E402
+from generator.guides.project import Project  # noqa: E402
+from generator.llm.cache import ResponseCache  # noqa: E402
+from generator.llm.calllog import CallLog  # noqa: E402
+from generator.sources.records import Source  # noqa: E402
 
 SENTENCES = [
     "The team moved queue {n} to a partitioned log with one partition per tenant.",

@@ -31,16 +31,16 @@ from pathlib import Path
 import yaml
 
 from generator.checks import CheckContext, check_guide, check_run
-from generator.citations import resolve_originals
-from generator.compose import compose_body
-from generator.fsio import sha256_text
-from generator.gate import check_guides
-from generator.guides import GuideDoc, GuideMeta, Provenance
-from generator.offline import OfflineDrafter
-from generator.playbook import load_playbook
-from generator.project import Project
-from generator.sources import _HASHES, Source
-from generator.workers import available_cpus
+from generator.checks.runner import check_guides
+from generator.core.fsio import sha256_text
+from generator.core.workers import available_cpus
+from generator.drafting.offline import OfflineDrafter
+from generator.drafting.playbook import load_playbook
+from generator.guides.compose import compose_body
+from generator.guides.document import GuideDoc, GuideMeta, Provenance
+from generator.guides.project import Project
+from generator.sources.citations import resolve_originals
+from generator.sources.records import _HASHES, Source
 
 REPO = Path(__file__).resolve().parents[2]
 TODAY = date(2026, 11, 30)

@@ -2,7 +2,7 @@
 
 Builds the integrity corpus (tests/integrity/: a real database, its drafted guides, and
 seeded wrong and legitimate edits), writes each edited body into its guide file, runs
-`generator.gate.check_guides` on it, and prints the detection rate per kind (held-out and
+`generator.checks.runner.check_guides` on it, and prints the detection rate per kind (held-out and
 seen templates apart), every false flag with its messages, and a summary line. A wrong edit
 counts as detected only when a blocking error from a rule related to it appears that the
 unedited guide did not have. Also checks seed 004 against its own record. Held-out cases
@@ -26,8 +26,8 @@ from integrity import build_corpus, write_body  # noqa: E402
 from integrity.corpus import SEED_RECORD, TODAY, seed_body, write_database  # noqa: E402
 from integrity.model import Case  # noqa: E402
 
-from generator.gate import check_guides  # noqa: E402
-from generator.project import Project  # noqa: E402
+from generator.checks.runner import check_guides  # noqa: E402
+from generator.guides.project import Project  # noqa: E402
 
 GOAL = 95.0
 

@@ -4,7 +4,7 @@ Run: python tests/bench/bench_markdown.py [--bodies 400] [--rounds 7]
 Bodies: the sample guides plus synthetic guides composed like real ones (disclaimer, five
 sections, steps list, originals with links), about 650 words each. Renderers, each timed over
 all bodies in alternating rounds (median of the rounds):
-- prepguide: generator.markdown.to_html (the site's renderer);
+- prepguide: generator.guides.markdown.to_html (the site's renderer);
 - markdown-it-py (CommonMark preset, HTML off, the same link filter): the previous renderer;
 - cmarkgfm (cmark-gfm, C) in its default safe mode, and pyromark.html (pulldown-cmark, Rust)
   as they come, for reference: neither keeps the safety properties, as the table shows.
@@ -39,9 +39,9 @@ PROBES = {
 
 def bodies(count: int) -> list[str]:
     """Return the sample guides' bodies and synthetic ones composed over the sample records."""
-    from generator.compose import compose_body
-    from generator.draft import Draft, ReportedStatement
-    from generator.project import Project
+    from generator.guides.compose import compose_body
+    from generator.guides.project import Project
+    from generator.guides.schema import Draft, ReportedStatement
 
     project = Project(REPO)
     out = [p.read_text().split("\n---\n", 1)[1] for p in sorted((REPO / "guides").glob("*.md"))]
@@ -64,7 +64,7 @@ def bodies(count: int) -> list[str]:
 
 def renderers() -> dict[str, Callable[[str], str]]:
     """Return the installed renderers by name."""
-    from generator.markdown import safe_link, to_html
+    from generator.guides.markdown import safe_link, to_html
 
     found: dict[str, Callable[[str], str]] = {"prepguide (pyromark events)": to_html}
     try:

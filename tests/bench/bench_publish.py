@@ -119,13 +119,13 @@ def make_workspace(root: Path, count: int) -> None:
     """Write sources, guides, revisions and approved review state for count guides."""
     import yaml
 
-    from generator import review
-    from generator.compose import compose_body
-    from generator.draft import Draft, ReportedStatement
-    from generator.errors import ReviewError
-    from generator.fsio import sha256_text
-    from generator.guides import GuideDoc, GuideMeta, Provenance
-    from generator.project import Project
+    from generator.core.errors import ReviewError
+    from generator.core.fsio import sha256_text
+    from generator.guides.compose import compose_body
+    from generator.guides.document import GuideDoc, GuideMeta, Provenance
+    from generator.guides.project import Project
+    from generator.guides.schema import Draft, ReportedStatement
+    from generator.review import transitions as review
     from generator.site import publish
 
     rng = random.Random(7)
@@ -256,7 +256,7 @@ class MemorySampler:
 
 
 def run_publish(root: Path, out: Path, jobs: int | None) -> dict:
-    from generator.project import Project
+    from generator.guides.project import Project
     from generator.site import publish
 
     with MemorySampler() as memory:
@@ -290,7 +290,7 @@ def run_site_floor(root: Path, out: Path) -> dict:
     loop converts each guide body, renders each page (and each source card once, as publish
     does) and writes it, in one process.
     """
-    from generator.project import Project
+    from generator.guides.project import Project
     from generator.site.model import SiteModel
     from generator.site.render import listing_pages, render_guide_page, render_listing
     from generator.site.select import select
@@ -380,7 +380,7 @@ def write_pelican_site(root: Path, site: Path) -> int:
     """Write every approved guide of the workspace as a Pelican article; return the count."""
     import yaml
 
-    from generator.config import SiteSettings
+    from generator.core.config import SiteSettings
 
     content = site / "content"
     content.mkdir(parents=True)
@@ -458,8 +458,8 @@ def run_phase(kind: str, root: str, out: str, *rest: str) -> None:
     elif kind == "publish":
         print(json.dumps(run_publish(Path(root), Path(out), int(rest[0]) or None)))
     elif kind == "approve":
-        from generator import review
-        from generator.project import Project
+        from generator.guides.project import Project
+        from generator.review import transitions as review
 
         review.approve(Project(Path(root)), out, by="bench")
         print("{}")

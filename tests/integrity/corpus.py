@@ -15,11 +15,11 @@ from pathlib import Path
 
 import yaml
 
-from generator.backends import make_drafter
-from generator.compose import originals_block
-from generator.generate import plan_generation, run_generation
-from generator.guides import GuideDoc, serialize
-from generator.project import Project
+from generator.drafting.backends import make_drafter
+from generator.drafting.generate import plan_generation, run_generation
+from generator.guides.compose import originals_block
+from generator.guides.document import GuideDoc, serialize
+from generator.guides.project import Project
 
 from . import (
     legit_more,

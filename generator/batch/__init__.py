@@ -1,0 +1,1 @@
+"""Batch drafting: request files and their records, submitting, resuming and collecting."""

@@ -1,0 +1,306 @@
+"""Collecting batch answers: validated exactly as online answers, then written as guides."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator.batch.requests import (
+    MAX_BYTES,
+    MAX_REQUESTS,
+    MAX_ROUNDS,
+    TERMINAL,
+    BatchRequest,
+    BatchStore,
+    Submission,
+    download,
+    follow_up_lines,
+    request_lines,
+    submit,
+    write_parts,
+)
+from generator.core.errors import GuideError, PrepguideError
+from generator.drafting.generate import build_guide
+from generator.drafting.openai_drafter import UnusableResponse, judge, parse_completion
+from generator.drafting.protocol import DraftResult
+from generator.guides.document import GuideDoc, Usage
+from generator.guides.project import Project
+from generator.llm.cache import CachedResponse
+
+WRITE_CHUNK = 256  # answers written (and the record saved) together
+
+
+@dataclass
+class CollectReport:
+    """What collecting one submission did."""
+
+    status: str = ""
+    written: list[str] = field(default_factory=list)
+    failed: dict[str, str] = field(default_factory=dict)
+    reasked: list[str] = field(default_factory=list)
+    requeued: list[str] = field(default_factory=list)
+    stale: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)
+    follow_ups: list[Submission] = field(default_factory=list)
+    online: list = field(default_factory=list)  # sources to finish online (--finish-online)
+    notices: list[str] = field(default_factory=list)
+    error: str | None = None
+
+
+def read_lines(path: Path, notices: list[str]) -> Iterator[dict]:
+    """Yield the JSON objects of a JSONL file, one at a time; a bad line is reported."""
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        for number, text in enumerate(handle, 1):
+            if not text.strip():
+                continue
+            try:
+                line = json.loads(text)
+            except ValueError:
+                notices.append(f"{path}:{number}: not JSON; skipped")
+                continue
+            if isinstance(line, dict):
+                yield line
+
+
+class Collector:
+    """Turn answer lines into guides for the requests of one submission."""
+
+    def __init__(self, project: Project, drafter, store: BatchStore) -> None:
+        self.project = project
+        self.drafter = drafter
+        self.store = store
+        self.sources = project.sources.by_id()
+
+    def apply(
+        self, record: Submission, lines: Iterable[dict], batch_id: str | None, report
+    ) -> None:
+        """Judge every answer line of this record; save the record after each written chunk."""
+        pending: list[tuple[BatchRequest, GuideDoc, str, str]] = []
+        for line in lines:
+            request = record.requests.get(str(line.get("custom_id")))
+            if request is None or request.state != "sent":
+                continue
+            made = self._one(request, line, batch_id or record.id, report)
+            if made is not None:
+                pending.append((request, *made))
+            if len(pending) >= WRITE_CHUNK:
+                self._write(record, pending, report)
+        self._write(record, pending, report)
+
+    def _one(self, request: BatchRequest, line: dict, batch_id: str, report):
+        source = self.sources.get(request.guide)
+        drafter = self.drafter
+        attempt = request.round + 1
+        response = line.get("response") if isinstance(line.get("response"), dict) else None
+        error = line.get("error")
+        if source is None:
+            request.state, request.note = "stale", "the source record is gone"
+            report.stale.append(request.guide)
+            return None
+        if error or response is None or response.get("status_code") != 200:
+            status = response.get("status_code") if response else None
+            detail = error.get("message") if isinstance(error, dict) else None
+            if detail is None and response is not None:
+                body = response.get("body")
+                detail = body.get("error", {}).get("message") if isinstance(body, dict) else None
+            outcome = f"error: HTTP {status}" if status else "error: batch line"
+            drafter.log_call(source, attempt, outcome=outcome, batch_id=batch_id)
+            return self._fail(request, f"{outcome.removeprefix('error: ')}: {detail}", report)
+        try:
+            completion = parse_completion(response.get("body") or {})
+        except UnusableResponse as exc:
+            drafter.log_call(source, attempt, outcome="error: response", batch_id=batch_id)
+            return self._fail(request, str(exc), report)
+        usage = completion.usage
+        tokens = {
+            "prompt_tokens": (usage.prompt_tokens or 0) if usage else 0,
+            "completion_tokens": (usage.completion_tokens or 0) if usage else 0,
+            "total_tokens": (usage.total_tokens or 0) if usage else 0,
+        }
+        for name, value in tokens.items():
+            request.usage[name] = request.usage.get(name, 0) + value
+        verdict = judge(completion, source)
+        drafter.log_call(
+            source,
+            attempt,
+            outcome=verdict.outcome,
+            prompt_tokens=tokens["prompt_tokens"],
+            completion_tokens=tokens["completion_tokens"],
+            cached_tokens=usage.cached_tokens if usage else 0,
+            model=completion.model,
+            batch_id=batch_id,
+        )
+        if source.content_hash() != request.source_hash or (
+            drafter.prompt_hash != request.prompt_hash
+        ):
+            request.state, request.note = "stale", "source or prompts changed since submission"
+            report.stale.append(request.guide)
+            return None
+        if verdict.failure:
+            return self._fail(request, verdict.failure, report)
+        if verdict.outcome in ("length", "invalid"):
+            if request.round >= MAX_ROUNDS:
+                reason = "; ".join(verdict.errors[:3]) or "cut off at the token limit"
+                return self._fail(
+                    request, f"no valid draft after {MAX_ROUNDS} re-asks: {reason}", report
+                )
+            if verdict.outcome == "length":
+                request.max_tokens *= 2
+                request.history.append(("", []))
+            else:
+                request.history.append((verdict.content, verdict.errors))
+            request.state = "reask"
+            report.reasked.append(request.guide)
+            return None
+        try:
+            existing = self.project.guides.read(request.guide)
+        except GuideError:
+            existing = None
+        if existing is not None and existing.edited:
+            request.state, request.note = "kept", "the guide was edited by hand; not overwritten"
+            report.kept.append(request.guide)
+            return None
+        result = DraftResult(
+            draft=verdict.draft,
+            usage=Usage(**request.usage),
+            model=drafter.model,
+            batch_id=batch_id,
+        )
+        try:
+            doc = build_guide(self.project, drafter, source, result)
+        except PrepguideError as exc:
+            return self._fail(request, exc.message, report)
+        return doc, verdict.content, completion.model or drafter.model
+
+    def _fail(self, request: BatchRequest, message: str, report) -> None:
+        request.state, request.note = "failed", message
+        report.failed[request.guide] = message
+        return None
+
+    def _write(self, record: Submission, pending: list, report) -> None:
+        if pending:
+            failed = self.project.guides.write_many([doc for _, doc, _, _ in pending])
+            for request, _, content, served in pending:
+                if request.guide in failed:
+                    self._fail(request, failed[request.guide].message, report)
+                    continue
+                request.state = "done"
+                report.written.append(request.guide)
+                if self.drafter.cache is not None:
+                    usage = dict(request.usage)
+                    self.drafter.cache.put(request.key, CachedResponse(served, content, usage))
+            pending.clear()
+        if self.drafter.log is not None:
+            self.drafter.log.commit()
+        self.store.save(record)
+
+
+async def collect(
+    client,
+    project: Project,
+    drafter,
+    store: BatchStore,
+    record: Submission,
+    *,
+    finish_online: bool = False,
+    max_requests: int = MAX_REQUESTS,
+    max_bytes: int = MAX_BYTES,
+) -> CollectReport:
+    """Collect one submitted batch if it has ended; re-ask or requeue what it did not settle."""
+    report = CollectReport()
+    batch = await client.batches.retrieve(record.batch_id)
+    record.status, report.status = batch.status, batch.status
+    if batch.request_counts is not None:
+        record.counts = batch.request_counts.model_dump()
+    if batch.status not in TERMINAL:
+        store.save(record)
+        return report
+    errors = batch.errors.data if batch.errors and batch.errors.data else []
+    record.error = "; ".join(f"{e.code}: {e.message}" for e in errors) or None
+    report.error = record.error
+    collector = Collector(project, drafter, store)
+    for kind, file_id in (("output", batch.output_file_id), ("errors", batch.error_file_id)):
+        if file_id:
+            path = await download(client, file_id, store.output_path(record.id, kind))
+            collector.apply(record, read_lines(path, report.notices), batch.id, report)
+    await settle(
+        client,
+        project,
+        drafter,
+        store,
+        record,
+        report,
+        finish_online=finish_online,
+        max_requests=max_requests,
+        max_bytes=max_bytes,
+    )
+    return report
+
+
+async def settle(
+    client,
+    project: Project,
+    drafter,
+    store: BatchStore,
+    record: Submission,
+    report: CollectReport,
+    *,
+    finish_online: bool = False,
+    max_requests: int = MAX_REQUESTS,
+    max_bytes: int = MAX_BYTES,
+) -> None:
+    """Requeue unanswered requests, re-ask rejected ones, and close the record."""
+    sources = project.sources.by_id()
+    for request in record.requests.values():
+        if request.state == "sent":
+            request.state = "requeued"
+            report.requeued.append(request.guide)
+    reask = [r for r in record.requests.values() if r.state == "reask"]
+    # Unanswered requests, and answers to a record or prompts that changed since, are asked again.
+    requeued = [
+        sources[r.guide]
+        for r in record.requests.values()
+        if r.state in ("requeued", "stale") and r.guide in sources
+    ]
+    record.state = "collected"
+    if client is None or finish_online:
+        store.save(record)
+        report.online.extend(sources[r.guide] for r in reask if r.guide in sources)
+        report.online.extend(requeued if finish_online else [])
+        return
+    cached: list[tuple] = []
+    follow = list(follow_up_lines(drafter, sources, reask))
+    fresh = list(request_lines(drafter, requeued, lambda s, r: cached.append((s, r))))
+    write_cached(project, drafter, cached, report)
+    if "token_limit_exceeded" in (record.error or ""):
+        # Too many tokens enqueued: smaller files, one now, the rest as capacity frees up.
+        max_requests = max(1, min(max_requests, len(record.requests) // 2))
+    parts = write_parts(
+        store, [*follow, *fresh], drafter.model, max_requests=max_requests, max_bytes=max_bytes
+    )
+    store.save(record)
+    for number, written in enumerate(parts):
+        part = store.load(written.id)
+        if number and "token_limit_exceeded" in (record.error or ""):
+            part.hold = True
+            store.save(part)
+            continue
+        report.follow_ups.append(await submit(client, store, part))
+
+
+def write_cached(project: Project, drafter, cached: list[tuple], report) -> None:
+    """Write guides for answers that were already in the cache (nothing is sent for them)."""
+    docs = []
+    for source, result in cached:
+        try:
+            docs.append(build_guide(project, drafter, source, result))
+        except PrepguideError as exc:
+            report.failed[source.key] = exc.message
+    failed = project.guides.write_many(docs) if docs else {}
+    for doc in docs:
+        if doc.meta.id in failed:
+            report.failed[doc.meta.id] = failed[doc.meta.id].message
+        else:
+            report.written.append(doc.meta.id)

@@ -1,0 +1,235 @@
+"""The batch commands' library side: submit, resume, wait, export and import."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator.batch.collect import (
+    Collector,
+    CollectReport,
+    collect,
+    read_lines,
+    settle,
+    write_cached,
+)
+from generator.batch.requests import (
+    MAX_BYTES,
+    MAX_REQUESTS,
+    TERMINAL,
+    BatchError,
+    BatchStore,
+    Submission,
+    reconcile,
+    request_lines,
+    submit,
+    write_parts,
+)
+from generator.drafting.generate import plan_generation
+from generator.guides.project import Project
+
+
+@dataclass
+class Limits:
+    max_requests: int = MAX_REQUESTS
+    max_bytes: int = MAX_BYTES
+
+
+@dataclass
+class StartReport:
+    """What `generate --batch` did: resumed and new submissions, answers taken from the cache."""
+
+    resumed: list[Submission] = field(default_factory=list)
+    submitted: list[Submission] = field(default_factory=list)
+    pending: list[str] = field(default_factory=list)
+    counts: list[int] = field(default_factory=list)
+    skipped: int = 0
+    cached: CollectReport = field(default_factory=CollectReport)
+
+
+def _store(project: Project) -> BatchStore:
+    return BatchStore(project.workspace.state_dir)
+
+
+async def resume(client, store: BatchStore, on_submitted=None) -> list[Submission]:
+    """Finish the uploads and creations that a killed run left; never create a batch twice."""
+    stored = store.load_all()
+    busy = any(r.state == "submitted" for r in stored)
+    waiting = [r for r in stored if r.state in ("prepared", "uploaded") and not (r.hold and busy)]
+    for record in waiting:
+        if record.hold:
+            record.hold = False
+            store.save(record)
+            break
+    waiting = [r for r in waiting if not r.hold]
+    await reconcile(client, store, waiting)
+    done = []
+    for record in waiting:
+        if record.state != "submitted":
+            await submit(client, store, record)
+        done.append(record)
+        if on_submitted:
+            on_submitted(record)
+    return done
+
+
+async def start(
+    project: Project,
+    drafter,
+    ids: list[str] | None,
+    force: bool,
+    limits: Limits,
+    on_submitted: Callable[[Submission], None] | None = None,
+) -> StartReport:
+    """Resume stored submissions, then submit requests for guides that need drafting."""
+    store = _store(project)
+    with store.lock():
+        store.remove_orphans()
+        return await _start(project, drafter, store, ids, force, limits, on_submitted)
+
+
+async def _start(project, drafter, store, ids, force, limits, on_submitted) -> StartReport:
+    client = drafter.client
+    report = StartReport()
+    report.resumed = await resume(client, store, on_submitted)
+    pending = store.pending_guides()
+    plan = plan_generation(project, drafter, ids, force)
+    todo = []
+    for item in plan:
+        if item.action != "generate":
+            report.skipped += 1
+        elif item.source.key in pending:
+            report.pending.append(item.source.key)
+        else:
+            todo.append(item.source)
+    cached: list[tuple] = []
+    lines = request_lines(drafter, todo, lambda source, result: cached.append((source, result)))
+    for written in write_parts(store, lines, drafter.model, **vars(limits)):
+        part = await submit(client, store, store.load(written.id))
+        report.submitted.append(part.model_copy(update={"requests": {}}))
+        report.counts.append(written.count)
+        if on_submitted:
+            on_submitted(part)
+    write_cached(project, drafter, cached, report.cached)
+    return report
+
+
+def open_records(project: Project, *, held: bool = False) -> list[Submission]:
+    """Submitted batches not collected yet (and, with held, files waiting for capacity)."""
+    return [r for r in _store(project).load_all() if r.state == "submitted" or (held and r.open)]
+
+
+async def collect_open(
+    project: Project,
+    drafter,
+    limits: Limits,
+    *,
+    only: str | None = None,
+    finish_online: bool = False,
+) -> list[tuple[Submission, CollectReport]]:
+    """Collect every ended batch (or one), submitting follow-ups; return what each gave."""
+    store = _store(project)
+    with store.lock():
+        return await _collect_open(project, drafter, store, limits, only, finish_online)
+
+
+async def _collect_open(project, drafter, store, limits, only, finish_online):
+    await resume(drafter.client, store)
+    records = [store.find(only)] if only else open_records(project)
+    done = []
+    for record in records:
+        if record.state != "submitted":
+            raise BatchError(f"{record.id} is {record.state}; nothing to collect", rule="batch")
+        report = await collect(
+            drafter.client,
+            project,
+            drafter,
+            store,
+            record,
+            finish_online=finish_online,
+            max_requests=limits.max_requests,
+            max_bytes=limits.max_bytes,
+        )
+        done.append((record, report))
+    return done
+
+
+async def wait(
+    project: Project,
+    drafter,
+    limits: Limits,
+    *,
+    poll: float,
+    on_progress: Callable[[list[Submission]], None],
+    on_collected: Callable[[Submission, CollectReport], None],
+    finish_online: bool = False,
+) -> None:
+    """Poll open batches until none is left, collecting each one as it ends."""
+    while True:
+        for record, report in await collect_open(
+            project, drafter, limits, finish_online=finish_online
+        ):
+            if report.status in TERMINAL:
+                on_collected(record, report)
+        still = open_records(project, held=True)
+        on_progress(still)
+        if not still:
+            return
+        await asyncio.sleep(poll)
+
+
+async def cancel(project: Project, drafter, name: str) -> Submission:
+    """Ask the provider to cancel a batch; its partial output is collected as usual."""
+    store = _store(project)
+    record = store.find(name)
+    if record.batch_id is None:
+        raise BatchError(f"{record.id} has no batch yet", rule="batch")
+    batch = await drafter.client.batches.cancel(record.batch_id)
+    record.status = batch.status
+    store.save(record)
+    return record
+
+
+def export(project: Project, drafter, ids: list[str] | None, force: bool, target: Path):
+    """Write the request file for a self-hosted engine; nothing is uploaded."""
+    store = _store(project)
+    plan = plan_generation(project, drafter, ids, force)
+    todo = [item.source for item in plan if item.action == "generate"]
+    cached: list[tuple] = []
+    lines = request_lines(drafter, todo, lambda source, result: cached.append((source, result)))
+    records = list(
+        write_parts(
+            store,
+            lines,
+            drafter.model,
+            max_requests=10**9,
+            max_bytes=10**15,
+            state="exported",
+            target=target,
+        )
+    )
+    report = CollectReport()
+    write_cached(project, drafter, cached, report)
+    return records, report
+
+
+async def import_answers(project: Project, drafter, path: Path) -> CollectReport:
+    """Collect an output file in the batch format for the exported requests it answers."""
+    store = _store(project)
+    report = CollectReport()
+    collector = Collector(project, drafter, store)
+    records = [r for r in store.load_all() if r.state == "exported"]
+    ids = {str(line.get("custom_id")) for line in read_lines(path, report.notices)}
+    matched = [r for r in records if ids & set(r.requests)]
+    if not matched:
+        raise BatchError(
+            "no exported request matches the custom_id values of this file",
+            path=path,
+            rule="batch.import",
+        )
+    for record in matched:
+        collector.apply(record, read_lines(path, []), f"import:{path.name}", report)
+        await settle(None, project, drafter, store, record, report)
+    return report

@@ -1,0 +1,1 @@
+"""The small core under every stage: errors, time, file writes, workers, names, URLs, settings."""

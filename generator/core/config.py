@@ -1,0 +1,165 @@
+"""Settings from prepguide.toml, validated with pydantic."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from generator.core.errors import ConfigError
+from generator.core.names import Text
+from generator.core.urls import url_problem
+
+CONFIG_NAME = "prepguide.toml"
+# Ranges wide enough for any real use, narrow enough that dates and timers cannot overflow.
+MAX_DAYS = 36_500
+MAX_SECONDS = 3_600.0
+MAX_WORKERS = 1_024
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+
+class SiteSettings(_Section):
+    name: Text = "Prepguide"
+    base_url: str = "https://prepguide.example.org"
+    page_size: int = Field(default=20, ge=1, le=10_000)
+
+    @field_validator("base_url")
+    @classmethod
+    def _base_url(cls, value: str) -> str:
+        problem = url_problem(value)
+        if problem:
+            raise ValueError(f"{value!r} {problem}; give the site's address, https://...")
+        if "?" in value or "#" in value:
+            raise ValueError(f"{value!r} has a query or fragment; give the site's address only")
+        return value
+
+
+class CheckSettings(_Section):
+    freshness_days: int = Field(default=180, ge=1, le=MAX_DAYS)
+
+
+class ModelPrice(_Section):
+    """Prices of one model in money per million tokens; nothing is assumed when absent."""
+
+    input: float = Field(ge=0)
+    output: float = Field(ge=0)
+    cached_input: float | None = Field(default=None, ge=0)
+    batch_discount: float = Field(default=0.0, ge=0, le=1)  # 0.5: batch costs half
+
+
+class LLMSettings(_Section):
+    prices: dict[str, ModelPrice] = {}
+    model: Text = "gpt-4o-mini"
+    timeout: float = Field(default=60.0, gt=0, le=MAX_SECONDS)
+    concurrency: int = Field(default=8, ge=1, le=MAX_WORKERS)
+    max_retries: int = Field(default=2, ge=0, le=100)
+    max_tokens: int = Field(default=2000, ge=64, le=10_000_000)
+
+
+class TopicSettings(_Section):
+    min_sources: int = Field(default=2, ge=1, le=1_000_000)
+
+
+class VerifySettings(_Section):
+    timeout: float = Field(default=15.0, gt=0, le=MAX_SECONDS)
+    concurrency: int = Field(default=8, ge=1, le=MAX_WORKERS)
+    host_interval: float = Field(default=1.0, ge=0, le=MAX_SECONDS)  # between requests to a host
+
+
+class DigestSettings(_Section):
+    sender: str | None = None  # "Prepguide <digest@example.org>"
+    footer: str | None = None  # postal address and contact line shown in every issue
+    unsubscribe_url: str | None = None  # https endpoint of your mail provider or web form
+    subscribe_url: str | None = None  # where the site's subscribe box posts
+    per_minute: int = Field(default=60, ge=0)  # messages per minute; 0: no limit
+
+    @field_validator("unsubscribe_url", "subscribe_url")
+    @classmethod
+    def _web(cls, value: str | None, info) -> str | None:
+        if value is None:
+            return None
+        parts = urlsplit(value)
+        schemes = ("https",) if info.field_name == "unsubscribe_url" else ("http", "https")
+        if parts.scheme not in schemes or not parts.netloc:
+            raise ValueError(f"must be an absolute {' or '.join(schemes)} URL")
+        return value
+
+
+class Settings(_Section):
+    site: SiteSettings = SiteSettings()
+    checks: CheckSettings = CheckSettings()
+    llm: LLMSettings = LLMSettings()
+    topics: TopicSettings = TopicSettings()
+    verify: VerifySettings = VerifySettings()
+    digest: DigestSettings = DigestSettings()
+
+
+class Workspace(BaseModel):
+    """The folders of one prepguide root."""
+
+    model_config = ConfigDict(frozen=True)
+
+    root: Path
+
+    @property
+    def sources_dir(self) -> Path:
+        return self.root / "sources"
+
+    @property
+    def guides_dir(self) -> Path:
+        return self.root / "guides"
+
+    @property
+    def prompts_dir(self) -> Path:
+        return self.root / "prompts"
+
+    @property
+    def state_dir(self) -> Path:
+        return self.root / ".prepguide"
+
+    @property
+    def digest_dir(self) -> Path:
+        return self.root / "digest"
+
+    @property
+    def site_dir(self) -> Path:
+        return self.root / "site"
+
+    @property
+    def config_path(self) -> Path:
+        return self.root / CONFIG_NAME
+
+
+def load_settings(workspace: Workspace) -> Settings:
+    """Read prepguide.toml under the root; defaults when it is absent."""
+    path = workspace.config_path
+    if not path.exists() and not path.is_symlink():
+        return Settings()
+    if not path.is_file():
+        raise ConfigError(
+            "is not a regular file; it must be a TOML text file", path=path, rule="config"
+        )
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"not valid TOML: {exc}", path=path, rule="config") from exc
+    except RecursionError as exc:
+        message = "not valid TOML: arrays or tables nested too deeply"
+        raise ConfigError(message, path=path, rule="config") from exc
+    except OSError as exc:
+        message = f"cannot be read: {exc.strerror or type(exc).__name__}"
+        raise ConfigError(message, path=path, rule="config") from exc
+    try:
+        return Settings.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(str(part) for part in first["loc"])
+        message = str(first["msg"]).removeprefix("Value error, ")
+        if first["type"] != "value_error" and "input" in first:
+            message += f" (got {first['input']!r})"
+        raise ConfigError(message, path=path, field=field, rule="config") from exc

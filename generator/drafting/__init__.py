@@ -1,0 +1,1 @@
+"""Drafting: prompts, the playbook, the offline and OpenAI drafters, planning and running."""

@@ -1,0 +1,441 @@
+"""The OpenAI drafter: structured drafts from any OpenAI-compatible Chat Completions endpoint."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+import httpx2
+import openai
+from openai import AsyncOpenAI
+from openai.lib._parsing import type_to_response_format_param
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
+
+from generator.core.errors import AuthError, DraftError
+from generator.drafting.backends import OPENAI_DRAFTER_VERSION
+from generator.drafting.prompts import PromptSet
+from generator.drafting.protocol import DraftResult
+from generator.guides.document import Usage
+from generator.guides.schema import Draft
+from generator.llm.cache import CachedResponse, ResponseCache, request_key
+from generator.llm.calllog import CallLog, CallRecord
+from generator.sources.records import Source
+
+DRAFTER_VERSION = OPENAI_DRAFTER_VERSION
+CHAT_COMPLETIONS = "/chat/completions"
+MAX_REASKS = 2
+MAX_ERRORS_SENT = 10
+# Call log rows are committed together this long after the first uncommitted one, and on close:
+# a SIGKILL loses at most the last half second of log rows, never a guide or a cached answer.
+LOG_COMMIT_DELAY = 0.5
+RESPONSE_FORMAT: dict[str, Any] = type_to_response_format_param(Draft)  # type: ignore[assignment]
+_SPACE = re.compile(r"\s+")
+_QUOTE_MARKS = " \"'“”‘’«»…"
+
+
+def _squash(text: str) -> str:
+    return _SPACE.sub(" ", text).strip()
+
+
+def quote_problems(draft: Draft, source: Source) -> list[str]:
+    """List every reported statement whose quote is not verbatim in the source text."""
+    haystack = _squash(source.source_text)
+    problems = []
+    for index, statement in enumerate(draft.reported):
+        quote = _squash(statement.quote).strip(_QUOTE_MARKS)
+        if not quote or quote not in haystack:
+            problems.append(
+                f"reported.{index}.quote: {statement.quote!r} is not a verbatim span of the "
+                "source; copy the supporting words exactly from the source data"
+            )
+    return problems
+
+
+def validate_content(content: str, source: Source) -> tuple[Draft | None, list[str]]:
+    """Parse a model answer into a Draft; return it, or the errors to send back."""
+    try:
+        draft = Draft.model_validate_json(content)
+    except ValidationError as exc:
+        errors = []
+        for error in exc.errors(include_url=False):
+            loc = ".".join(str(part) for part in error["loc"]) or "answer"
+            errors.append(f"{loc}: {error['msg']}")
+        return None, errors[:MAX_ERRORS_SENT]
+    problems = quote_problems(draft, source)
+    return (None, problems[:MAX_ERRORS_SENT]) if problems else (draft, [])
+
+
+_Count = Annotated[StrictInt, Field(ge=0)]
+
+
+class _Lenient(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+
+class PromptTokenDetails(_Lenient):
+    cached_tokens: _Count | None = None
+
+
+class CompletionUsage(_Lenient):
+    prompt_tokens: _Count | None = None
+    completion_tokens: _Count | None = None
+    total_tokens: _Count | None = None
+    prompt_tokens_details: PromptTokenDetails | None = None
+
+    @property
+    def cached_tokens(self) -> int:
+        details = self.prompt_tokens_details
+        return (details.cached_tokens or 0) if details else 0
+
+
+class CompletionMessage(_Lenient):
+    content: str | None = None
+    refusal: str | None = None
+
+
+class CompletionChoice(_Lenient):
+    message: CompletionMessage
+    finish_reason: str | None = None
+
+
+class Completion(_Lenient):
+    """The parts of a chat completion the drafter reads, validated: a server may send anything."""
+
+    model: str | None = None
+    choices: list[CompletionChoice]
+    usage: CompletionUsage | None = None
+
+
+class UnusableResponse(ValueError):
+    """A 200 answer that is not a chat completion (an HTML page, nonsense usage, ...)."""
+
+
+def parse_completion(
+    body: bytes | str | dict, content_type: str = "application/json"
+) -> Completion:
+    """Validate a chat completion body; raise UnusableResponse saying what is wrong with it."""
+    try:
+        if isinstance(body, dict):
+            return Completion.model_validate(body)
+        return Completion.model_validate_json(body)
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        if first["type"] == "json_invalid":
+            text = body.decode("utf-8", "replace") if isinstance(body, bytes) else str(body)
+            kind = content_type.split(";")[0].strip() or "no content type"
+            raise UnusableResponse(
+                f"the server answered with {kind}, not a chat completion "
+                f"(is OPENAI_BASE_URL right?): {_squash(text)[:80]!r}"
+            ) from None
+        loc = ".".join(str(part) for part in first["loc"]) or "answer"
+        raise UnusableResponse(
+            f"the answer is not a valid chat completion: {loc}: {first['msg']}"
+        ) from None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What one answer means: ok (a draft), invalid (re-ask), length, or a failure."""
+
+    outcome: str
+    content: str = ""
+    draft: Draft | None = None
+    errors: list[str] = field(default_factory=list)
+    failure: str | None = None
+
+
+def judge(completion: Completion, source: Source) -> Verdict:
+    """Judge a validated completion exactly as the online path does, for any transport."""
+    if not completion.choices:
+        return Verdict("error: no choices", failure="the model returned no choices")
+    choice = completion.choices[0]
+    if choice.message.refusal:
+        return Verdict("refusal", failure=f"the model refused: {_squash(choice.message.refusal)}")
+    if choice.finish_reason == "content_filter":
+        return Verdict("content_filter", failure="the answer was blocked by the content filter")
+    if choice.finish_reason == "length":
+        return Verdict("length")
+    content = choice.message.content or ""
+    draft, errors = validate_content(content, source)
+    if draft is not None:
+        return Verdict("ok", content, draft)
+    return Verdict("invalid", content, errors=errors)
+
+
+def _retries_of(request: Any) -> int:
+    try:
+        return int(request.headers.get("x-stainless-retry-count", 0))
+    except (AttributeError, RuntimeError, ValueError):
+        return 0
+
+
+@dataclass(frozen=True)
+class _Answer:
+    completion: Completion
+    latency: float
+    retries: int
+
+
+@dataclass(frozen=True)
+class _CallFailed:
+    error: Exception
+    outcome: str
+    retries: int
+
+
+class OpenAIDrafter:
+    """Draft guides with a model; every answer is validated and its quotes checked."""
+
+    backend = "openai"
+    version = DRAFTER_VERSION
+
+    def __init__(
+        self,
+        client: AsyncOpenAI,
+        model: str,
+        prompts: PromptSet,
+        *,
+        max_tokens: int = 2000,
+        cache: ResponseCache | None = None,
+        log: CallLog | None = None,
+    ) -> None:
+        self.client = client
+        self.model = model
+        self.prompts = prompts
+        self.prompt_hash = prompts.hash
+        self.max_tokens = max_tokens
+        self.cache = cache
+        self.log = log
+        self._log_commit: asyncio.TimerHandle | None = None
+        self._closed = False
+        self.notices = [store.notice for store in (cache, log) if store and store.notice]
+        self._schema_tokens = len(json.dumps(RESPONSE_FORMAT)) // 4
+
+    def estimate_prompt_tokens(self, source: Source) -> int:
+        """Estimate the prompt tokens of a first request at about four characters a token."""
+        chars = sum(len(message["content"]) for message in self.prompts.messages(source))
+        return chars // 4 + self._schema_tokens
+
+    def request_body(self, messages: list, max_tokens: int | None = None) -> dict[str, Any]:
+        """Return the Chat Completions request body, the same online and in a batch file."""
+        return {
+            "model": self.model,
+            "messages": messages,
+            "response_format": RESPONSE_FORMAT,
+            "max_completion_tokens": max_tokens or self.max_tokens,
+        }
+
+    def cache_key(self, messages: list) -> str:
+        """Return the cache key of a first request with these messages."""
+        params = {"max_completion_tokens": self.max_tokens}
+        return request_key(self.model, messages, RESPONSE_FORMAT, params)
+
+    def cached(self, source: Source, key: str) -> DraftResult | None:
+        """Return a valid cached draft for this request key, logging the hit, or None."""
+        hit = self.cache.get(key) if self.cache is not None else None
+        if hit is None:
+            return None
+        draft, _ = validate_content(hit.content, source)
+        if draft is None:
+            return None
+        self.log_call(source, 0, outcome="ok", cached=True)
+        return DraftResult(draft=draft, usage=Usage(**hit.usage), model=self.model)
+
+    async def draft(self, source: Source) -> DraftResult:
+        """Draft one guide, re-asking at most twice with only the errors."""
+        messages = self.prompts.messages(source)
+        key = None
+        if self.cache is not None:
+            key = self.cache_key(messages)
+            hit = self.cached(source, key)
+            if hit is not None:
+                return hit
+        usage = Usage()
+        max_tokens = self.max_tokens
+        bumped = False
+        reasks = 0
+        attempt = 0
+        while True:
+            attempt += 1
+            answer = await self._call(source, attempt, messages, max_tokens)
+            completion = answer.completion
+            if completion.usage is not None:
+                usage.prompt_tokens += completion.usage.prompt_tokens or 0
+                usage.completion_tokens += completion.usage.completion_tokens or 0
+                usage.total_tokens += completion.usage.total_tokens or 0
+            verdict = judge(completion, source)
+            if verdict.outcome == "length":
+                self._log_completion(source, attempt, answer, "length")
+                if bumped:
+                    raise DraftError(
+                        f"the answer was cut off at {max_tokens} tokens, even after one retry "
+                        "with a larger limit; raise [llm] max_tokens",
+                        record_id=source.key,
+                    )
+                bumped = True
+                max_tokens *= 2
+                continue
+            if verdict.failure:
+                self._log_completion(source, attempt, answer, verdict.outcome)
+                raise DraftError(verdict.failure, record_id=source.key)
+            content, draft, errors = verdict.content, verdict.draft, verdict.errors
+            if draft is not None:
+                self._log_completion(source, attempt, answer, "ok")
+                if self.cache is not None and key is not None:
+                    served = completion.model or self.model
+                    self.cache.put(key, CachedResponse(served, content, usage.model_dump()))
+                # Provenance names the model we asked for, which the skip key compares; the
+                # call log keeps the snapshot the server reports (e.g. gpt-4o-mini-2024-07-18).
+                return DraftResult(draft=draft, usage=usage, model=self.model)
+            self._log_completion(source, attempt, answer, "invalid")
+            if reasks == MAX_REASKS:
+                raise DraftError(
+                    f"no valid draft after {MAX_REASKS} re-asks: {'; '.join(errors[:3])}",
+                    record_id=source.key,
+                )
+            reasks += 1
+            messages = [
+                *messages,
+                {"role": "assistant", "content": content},
+                self.prompts.repair(errors),
+            ]
+
+    async def _call(self, source: Source, attempt: int, messages: list, max_tokens: int) -> _Answer:
+        started = time.perf_counter()
+        try:
+            # The client's own post (its retries, headers and timeouts) with the body as built:
+            # chat.completions.create would only walk this plain JSON through the SDK's type
+            # transform (about 1.5 ms a call) and send the same bytes.
+            http = await self.client.post(
+                CHAT_COMPLETIONS,
+                cast_to=httpx2.Response,
+                body=self.request_body(messages, max_tokens),
+            )
+            completion = parse_completion(http.content, http.headers.get("content-type", ""))
+        except UnusableResponse as exc:
+            self.log_call(
+                source,
+                attempt,
+                outcome="error: response",
+                retries=_retries_of(http.request),
+                latency=time.perf_counter() - started,
+            )
+            raise DraftError(str(exc), record_id=source.key) from None
+        except openai.APIError as exc:
+            failed = self._translate(exc, source)
+            self.log_call(
+                source,
+                attempt,
+                outcome=failed.outcome,
+                retries=failed.retries,
+                latency=time.perf_counter() - started,
+            )
+            raise failed.error from exc
+        return _Answer(completion, time.perf_counter() - started, _retries_of(http.request))
+
+    def _translate(self, exc: openai.APIError, source: Source) -> _CallFailed:
+        if isinstance(exc, openai.APIStatusError):
+            retries = _retries_of(exc.response.request)
+            status = exc.status_code
+            if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
+                error: Exception = AuthError(
+                    f"the API refused the credentials (HTTP {status}); check OPENAI_API_KEY",
+                    record_id=source.key,
+                    rule="llm.auth",
+                )
+                return _CallFailed(error, f"error: HTTP {status}", retries)
+            detail = _squash(str(exc.message))[:200]
+            after = f" after {retries} retries" if retries else ""
+            error = DraftError(f"HTTP {status}{after}: {detail}", record_id=source.key)
+            return _CallFailed(error, f"error: HTTP {status}", retries)
+        retries = _retries_of(getattr(exc, "request", None))
+        after = f" after {retries} retries" if retries else ""
+        if isinstance(exc, openai.APITimeoutError):
+            timeout = self.client.timeout
+            seconds = getattr(timeout, "read", None) or timeout
+            error = DraftError(f"timed out ({seconds}s){after}", record_id=source.key)
+            return _CallFailed(error, "error: timeout", retries)
+        if isinstance(exc, openai.APIConnectionError):
+            error = DraftError(f"cannot reach {self.client.base_url}{after}", record_id=source.key)
+            return _CallFailed(error, "error: connection", retries)
+        error = DraftError(f"unusable response: {_squash(str(exc))[:200]}", record_id=source.key)
+        return _CallFailed(error, "error: response", retries)
+
+    def _log_completion(self, source: Source, attempt: int, answer: _Answer, outcome: str) -> None:
+        completion = answer.completion
+        usage = completion.usage
+        self.log_call(
+            source,
+            attempt,
+            outcome=outcome,
+            prompt_tokens=(usage.prompt_tokens or 0) if usage else 0,
+            completion_tokens=(usage.completion_tokens or 0) if usage else 0,
+            cached_tokens=usage.cached_tokens if usage else 0,
+            latency=answer.latency,
+            retries=answer.retries,
+            model=completion.model or self.model,
+        )
+
+    def log_call(
+        self,
+        source: Source,
+        attempt: int,
+        *,
+        outcome: str,
+        prompt_tokens: int = 0,
+        completion_tokens: int = 0,
+        cached_tokens: int = 0,
+        latency: float = 0.0,
+        retries: int = 0,
+        cached: bool = False,
+        model: str | None = None,
+        batch_id: str | None = None,
+    ) -> None:
+        """Add one call to the log (committed within half a second online, by the caller else)."""
+        if self.log is None:
+            return
+        self.log.add(
+            CallRecord(
+                model=model or self.model,
+                prompt_hash=self.prompt_hash,
+                guide_id=source.key,
+                attempt=attempt,
+                prompt_tokens=prompt_tokens,
+                completion_tokens=completion_tokens,
+                cached_tokens=cached_tokens,
+                latency_ms=round(latency * 1000),
+                retries=retries,
+                cached=cached,
+                outcome=outcome,
+                via="batch" if batch_id else "online",
+                batch_id=batch_id,
+                requested_model=self.model,
+            )
+        )
+        if self._log_commit is None and not batch_id:
+            self._log_commit = asyncio.get_running_loop().call_later(
+                LOG_COMMIT_DELAY, self._commit_log
+            )
+
+    def _commit_log(self) -> None:
+        self._log_commit = None
+        if self.log is not None:
+            self.log.commit()
+
+    async def aclose(self) -> None:
+        """Close the HTTP client, the cache and the log (once)."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._log_commit is not None:
+            self._log_commit.cancel()
+            self._log_commit = None
+        if self.log is not None:
+            self.log.close()
+        if self.cache is not None:
+            self.cache.close()
+        await self.client.close()

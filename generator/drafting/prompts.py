@@ -1,0 +1,150 @@
+"""Prompt templates: the package's defaults, overridden file by file by a root's prompts/."""
+
+from __future__ import annotations
+
+import hashlib
+from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
+
+import jinja2
+import jinja2.meta
+
+from generator.core.errors import ConfigError
+from generator.sources.records import Source
+
+SYSTEM = "system.j2"
+USER = "user.j2"
+REPAIR = "repair.j2"
+REQUIRED = (SYSTEM, USER, REPAIR)
+PACKAGE = "generator.prompts_data"
+_CHECKOUT = Path(__file__).resolve().parents[2]
+
+
+def default_prompts() -> Traversable:
+    """Return the shipped prompts: package data, or the top-level prompts/ of a source checkout."""
+    if (_CHECKOUT / "pyproject.toml").is_file() and (_CHECKOUT / "prompts").is_dir():
+        return _CHECKOUT / "prompts"
+    return resources.files(PACKAGE)
+
+
+class PromptFiles:
+    """Prompt files by name: a root's prompts/ first, then the shipped defaults."""
+
+    def __init__(self, override_dir: Path, defaults: Traversable | None = None) -> None:
+        self.override_dir = override_dir
+        self.defaults = defaults if defaults is not None else default_prompts()
+
+    def names(self, suffix: str) -> list[str]:
+        """Return the names ending in suffix that either place holds."""
+        found = {item.name for item in self.defaults.iterdir() if item.name.endswith(suffix)}
+        if self.override_dir.is_dir():
+            found |= {path.name for path in self.override_dir.glob(f"*{suffix}")}
+        return sorted(found)
+
+    def location(self, name: str) -> Path | Traversable:
+        """Return where a file is read from: the root's copy when it has one."""
+        own = self.override_dir / name
+        return own if own.is_file() else self.defaults.joinpath(name)
+
+    def read(self, name: str) -> str | None:
+        """Return a file's text, or None when neither place holds it."""
+        place = self.location(name)
+        if not place.is_file():
+            return None
+        try:
+            return place.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            raise ConfigError("not UTF-8", path=Path(str(place)), rule="prompts") from exc
+
+
+def fence_for(text: str) -> str:
+    """Return a marker derived from the data itself, so the data cannot forge its own end."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _used_templates(env: jinja2.Environment, texts: dict[str, str]) -> list[str]:
+    """Return the required templates and every template they include, extend or import."""
+    used: list[str] = []
+    todo = list(REQUIRED)
+    while todo:
+        name = todo.pop()
+        if name in used or name not in texts:
+            continue
+        used.append(name)
+        todo.extend(
+            ref for ref in jinja2.meta.find_referenced_templates(env.parse(texts[name])) if ref
+        )
+    return sorted(used)
+
+
+class PromptSet:
+    """The system, user and repair templates, versioned by the content of those in use."""
+
+    def __init__(
+        self, prompts_dir: Path, site_name: str = "Prepguide", defaults: Traversable | None = None
+    ) -> None:
+        self.dir = prompts_dir
+        self.site_name = site_name
+        files = PromptFiles(prompts_dir, defaults)
+        texts = {name: files.read(name) for name in files.names(".j2")}
+        missing = [name for name in REQUIRED if texts.get(name) is None]
+        if missing:
+            raise ConfigError(
+                f"missing prompt template(s) {', '.join(missing)}; "
+                "`prepguide prompts export` restores the defaults",
+                path=prompts_dir,
+                rule="prompts",
+            )
+        env = jinja2.Environment(
+            loader=jinja2.DictLoader(texts),
+            undefined=jinja2.StrictUndefined,
+            autoescape=False,
+            keep_trailing_newline=False,
+        )
+        try:
+            used = _used_templates(env, texts)
+            self._system = env.get_template(SYSTEM)
+            self._user = env.get_template(USER)
+            self._repair = env.get_template(REPAIR)
+        except jinja2.TemplateSyntaxError as exc:
+            raise ConfigError(
+                f"template syntax error at line {exc.lineno}: {exc.message}",
+                path=Path(str(files.location(exc.name or ""))),
+                rule="prompts",
+            ) from exc
+        digest = hashlib.sha256()
+        for name in used:
+            digest.update(f"{name}\0{texts[name]}\0".encode())
+        self.hash = digest.hexdigest()
+        self.used = used
+
+    def _render(self, template: jinja2.Template, **values: object) -> str:
+        try:
+            return template.render(**values).strip()
+        except jinja2.UndefinedError as exc:
+            raise ConfigError(
+                f"template uses an unknown variable: {exc.message}",
+                path=self.dir / (template.name or ""),
+                rule="prompts",
+            ) from exc
+
+    def messages(self, source: Source) -> list[dict[str, str]]:
+        """Return the system and user messages for one source record."""
+        data = {
+            "company": source.company,
+            "title": source.title,
+            "summary": source.summary,
+            "notes": source.notes or "",
+            "scale": list(source.scale),
+            "techniques": list(source.techniques),
+            "stack": list(source.stack),
+        }
+        fence = fence_for("\n".join([*map(str, data.values())]))
+        system = self._render(self._system, site_name=self.site_name, company=source.company)
+        user = self._render(self._user, fence=fence, **data)
+        return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+
+    def repair(self, errors: list[str]) -> dict[str, str]:
+        """Return the follow-up user message that lists only what was wrong."""
+        return {"role": "user", "content": self._render(self._repair, errors=errors)}

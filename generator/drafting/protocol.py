@@ -1,0 +1,41 @@
+"""The drafter interface every backend implements."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from generator.guides.document import Usage
+from generator.guides.schema import Draft
+from generator.sources.records import Source
+
+
+@dataclass
+class DraftResult:
+    """A validated draft and what it cost."""
+
+    draft: Draft
+    usage: Usage = field(default_factory=Usage)
+    model: str | None = None
+    batch_id: str | None = None  # set when the answer came through a batch file
+    prompt_hash: str | None = None  # when the drafter's hash depends on the record
+    generic_lesson: bool = False
+
+
+class Drafter(Protocol):
+    """A backend that turns one source record into a Draft."""
+
+    backend: str
+    model: str | None
+    version: str
+    prompt_hash: str
+
+    async def draft(self, source: Source) -> DraftResult: ...
+
+    def estimate_prompt_tokens(self, source: Source) -> int: ...
+
+
+def prompt_hash_for(drafter: Drafter, source: Source) -> str:
+    """Return the prompt hash a draft of this record would carry."""
+    per_record = getattr(drafter, "prompt_hash_for", None)
+    return per_record(source) if per_record is not None else drafter.prompt_hash

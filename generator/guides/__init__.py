@@ -1,0 +1,1 @@
+"""The guide document and its store, the draft schema, composing a body, findings, Markdown."""

@@ -1,0 +1,90 @@
+"""A workspace with its settings, records and guides, loaded once per command."""
+
+from __future__ import annotations
+
+from datetime import date
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from generator.core.clock import today
+from generator.core.config import CONFIG_NAME, Settings, Workspace, load_settings
+from generator.core.errors import ConfigError
+from generator.guides.store import GuideStore
+from generator.sources.citations import CitationView, resolve_originals
+from generator.sources.records import Source, SourceSet, load_sources
+from generator.verify.ledger import Ledger, ledger_path
+
+if TYPE_CHECKING:
+    from generator.checks import CheckContext
+
+
+def require_root(root: Path) -> None:
+    """Refuse a folder that is not a prepguide folder (no sources/ and no prepguide.toml)."""
+    if not root.is_dir():
+        problem = "does not exist" if not root.exists() else "is not a folder"
+    elif (root / "sources").is_dir() or (root / CONFIG_NAME).is_file():
+        return
+    else:
+        problem = f"is not a prepguide folder (it has neither sources/ nor {CONFIG_NAME})"
+    raise ConfigError(
+        f"{problem}; start one with `prepguide init {root}`, or pass --root", path=root, rule="root"
+    )
+
+
+class Project:
+    """Everything a command needs about one prepguide root."""
+
+    def __init__(self, root: Path, *, on_date: date | None = None) -> None:
+        require_root(root)
+        self.workspace = Workspace(root=root.resolve())
+        self.settings: Settings = load_settings(self.workspace)
+        self.today = on_date or today()
+        self.guides = GuideStore(self.workspace.guides_dir)
+
+    @cached_property
+    def sources(self) -> SourceSet:
+        return self.load_sources()
+
+    def load_sources(self, processes: int = 1) -> SourceSet:
+        """Read the records now, in worker processes if asked; later reads reuse them."""
+        if "sources" not in self.__dict__:
+            self.__dict__["sources"] = load_sources(
+                self.workspace.sources_dir, self.today, processes=processes
+            )
+        return self.__dict__["sources"]
+
+    @cached_property
+    def ledger(self) -> Ledger:
+        """Return the verification ledger (sources/.verification.jsonl)."""
+        return Ledger.load(ledger_path(self.workspace.sources_dir))
+
+    def source(self, source_id: str) -> Source | None:
+        return self.sources.by_id().get(source_id)
+
+    def originals(self, source: Source) -> list[CitationView]:
+        """Return the citations of a source with effective Checked dates."""
+        return resolve_originals(source, self.ledger)
+
+    @cached_property
+    def database_terms(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """Return every record's techniques and stack, and every company, sorted and unique."""
+        records = self.sources.sources
+        vocabulary = {term.strip() for s in records for term in s.tags if term.strip()}
+        companies = {s.company.strip() for s in records if s.company.strip()}
+        return tuple(sorted(vocabulary)), tuple(sorted(companies))
+
+    def check_context(self, source: Source) -> CheckContext:
+        """Return what the checks need to judge a guide of this source."""
+        from generator.checks import CheckContext
+
+        vocabulary, companies = self.database_terms
+        return CheckContext(
+            source=source,
+            originals=self.originals(source),
+            today=self.today,
+            freshness_days=self.settings.checks.freshness_days,
+            site_name=self.settings.site.name,
+            vocabulary=vocabulary,
+            companies=companies,
+        )

@@ -1,0 +1,217 @@
+"""The review page: a local Flask app over the review library (queue, evidence, diffs, actions)."""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import secrets
+from pathlib import Path
+
+from flask import Flask, abort, redirect, render_template, request, url_for
+from jinja2 import StrictUndefined
+from markupsafe import Markup
+from werkzeug.serving import BaseWSGIServer
+from werkzeug.serving import make_server as werkzeug_server
+
+from generator.core.errors import ConfigError, PrepguideError
+from generator.guides.markdown import to_html
+from generator.guides.project import Project
+from generator.review import spans
+from generator.review import transitions as review
+from generator.sources.records import is_valid_id
+
+LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
+MAX_REQUEST_BYTES = 256 * 1024  # the forms hold a name and a note
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'none'; object-src 'none'; base-uri 'none'; "
+        "form-action 'self'; frame-ancestors 'none'"
+    ),
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
+
+
+def host_name(header: str) -> str:
+    """Return the host of a Host header without its port, brackets removed from IPv6."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header[1 : header.find("]")] if "]" in header else header
+    return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
+
+
+def is_loopback(host: str) -> bool:
+    """Return True for an address or name that only this machine can reach."""
+    host = host_name(host)
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def evidence(row: review.GuideReview) -> tuple[list[spans.Claim], list[dict]]:
+    """Locate the figures and quotes of "reports" and split source fields into highlights."""
+    if row.doc is None or row.source is None:
+        return [], []
+    fields = spans.source_fields(row.source)
+    claims = spans.locate_claims(spans.reports_text(row.doc), fields)
+    shown = []
+    for name, value in fields:
+        covered = [
+            (span.start, span.end, number)
+            for number, claim in enumerate(claims, start=1)
+            for span in claim.spans
+            if span.field == name
+        ]
+        shown.append({"name": name, "segments": spans.highlight(value, covered)})
+    return claims, shown
+
+
+def create_app(
+    root: Path, *, secret: str | None = None, allow_hosts: tuple[str, ...] = ()
+) -> Flask:
+    """Build the review app for one workspace; the CSRF token lives as long as the process."""
+    app = Flask(
+        "generator",
+        template_folder="templates",
+        static_folder="templates/review/static",
+        static_url_path="/static",
+    )
+    app.jinja_env.undefined = StrictUndefined
+    token = secret or secrets.token_urlsafe(32)
+    app.config["CSRF_TOKEN"] = token
+    app.config["ALLOWED_HOSTS"] = LOCAL_HOSTS | {host_name(h) for h in allow_hosts}
+    app.config["MAX_CONTENT_LENGTH"] = MAX_REQUEST_BYTES
+
+    def project() -> Project:
+        return Project(root)
+
+    @app.before_request
+    def guard():
+        if host_name(request.host or "") not in app.config["ALLOWED_HOSTS"]:
+            abort(400, f"unexpected Host header {request.host!r}; see review serve --allow-host")
+        # Refuse a large body before anything reads it (the CSRF check parses the form).
+        if (request.content_length or 0) > MAX_REQUEST_BYTES:
+            abort(413, f"refused: requests are limited to {MAX_REQUEST_BYTES // 1024} KB")
+
+    @app.after_request
+    def secure(response):
+        response.headers.update(SECURITY_HEADERS)
+        return response
+
+    @app.context_processor
+    def globals_():
+        return {"csrf_token": token, "statuses": review.STATUSES}
+
+    def known(guide_id: str, proj: Project) -> None:
+        if not is_valid_id(guide_id) or guide_id not in proj.guides.ids():
+            abort(404, f"no guide {guide_id!r}")
+
+    @app.get("/")
+    def queue():
+        status = request.args.get("status") or None
+        rows = review.queue(project(), status if status in review.STATUSES else None)
+        return render_template("review/queue.html", rows=rows, status=status)
+
+    def guide_page(guide_id: str, message: str | None = None, ok: str | None = None, code=200):
+        proj = project()
+        known(guide_id, proj)
+        row = review.inspect(proj, guide_id)
+        claims, fields = evidence(row)
+        problem = None
+        try:
+            previous = review.diff_previous(proj, guide_id) if row.doc else None
+            published = review.diff_published(proj, guide_id) if row.doc else None
+        except PrepguideError as exc:
+            previous = published = None
+            problem = str(exc)
+        html = Markup(to_html(row.doc.body)) if row.doc else Markup("")
+        originals = proj.originals(row.source) if row.source else []
+        page = render_template(
+            "review/guide.html",
+            row=row,
+            html=html,
+            claims=claims,
+            fields=fields,
+            previous=previous,
+            published=published,
+            revisions=proj.guides.revisions(guide_id),
+            message=message or problem,
+            ok=ok,
+            reasons=review.WITHDRAW_REASONS,
+            source_checked=originals[0].checked if originals else None,
+        )
+        return page, code
+
+    @app.get("/guides/<guide_id>")
+    def guide(guide_id: str):
+        return guide_page(guide_id, ok=request.args.get("done"))
+
+    def checked_form() -> None:
+        sent = request.form.get("csrf_token", "")
+        if not hmac.compare_digest(sent.encode(), token.encode()):
+            abort(403, "refused: the form's CSRF token is missing or wrong; reload the page")
+
+    def act(guide_id: str, action, done: str, **kwargs):
+        proj = project()
+        known(guide_id, proj)
+        checked_form()
+        try:
+            action(proj, guide_id, by=request.form.get("by", ""), **kwargs)
+        except PrepguideError as exc:
+            return guide_page(guide_id, message=f"Refused: {exc.message}", code=409)
+        return redirect(url_for("guide", guide_id=guide_id, done=done), code=303)
+
+    @app.post("/guides/<guide_id>/approve")
+    def approve(guide_id: str):
+        return act(
+            guide_id,
+            review.approve,
+            "approved",
+            note=request.form.get("note") or None,
+            expected_hash=request.form.get("content_hash") or None,
+        )
+
+    @app.post("/guides/<guide_id>/reject")
+    def reject(guide_id: str):
+        return act(
+            guide_id,
+            review.reject,
+            "rejected",
+            note=request.form.get("note", ""),
+            expected_hash=request.form.get("content_hash") or None,
+        )
+
+    @app.post("/guides/<guide_id>/withdraw")
+    def withdraw(guide_id: str):
+        return act(guide_id, review.withdraw, "withdrawn", reason=request.form.get("reason", ""))
+
+    @app.errorhandler(400)
+    @app.errorhandler(403)
+    @app.errorhandler(404)
+    @app.errorhandler(413)
+    def refused(error):
+        return render_template("review/error.html", error=error), error.code
+
+    return app
+
+
+def make_server(
+    root: Path, host: str = "127.0.0.1", port: int = 0, allow_hosts: tuple[str, ...] = ()
+) -> BaseWSGIServer:
+    """Return a threaded server for the review app (port 0 picks a free port).
+
+    Beyond loopback it serves only the Host names in allow_hosts, and needs at least one.
+    """
+    if not is_loopback(host) and not allow_hosts:
+        raise ConfigError(
+            f"refusing to listen on {host} without --allow-host: name the host names or "
+            "addresses reviewers will use (e.g. --allow-host review.example.lan)",
+            rule="review.serve",
+        )
+    app = create_app(root, allow_hosts=(*allow_hosts, host) if is_loopback(host) else allow_hosts)
+    return werkzeug_server(host, port, app, threaded=True)

@@ -1,0 +1,1 @@
+"""Source records: the model and reader, YAML reading, import, citations and topic statistics."""

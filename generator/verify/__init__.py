@@ -1,0 +1,1 @@
+"""Link verification: probes that earn the Checked date, and the ledger that records them."""
