@@ -27,9 +27,9 @@ from test_review import (
     run,
 )
 
+from generator import review
 from generator.core.errors import GuideError
 from generator.guides.project import Project
-from generator.review import transitions as review
 
 REPO = Path(__file__).resolve().parent.parent
 COPIES = 3  # guides per record text: 9 guides in all
@@ -47,9 +47,9 @@ def drive(action: str, root: str, ids: list[str]) -> None:
     """Run one transition over many guides, refusals ignored (publish and withdraw take one id)."""
     from pathlib import Path
 
+    from generator import review
     from generator.core.errors import ReviewError
     from generator.guides.project import Project
-    from generator.review import transitions as review
 
     for guide_id in ids:
         project = Project(Path(root))

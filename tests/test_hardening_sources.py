@@ -627,9 +627,9 @@ def test_b13_a_built_site_has_unicode_folders_and_percent_encoded_links(workspac
 
     from click.testing import CliRunner
 
+    from generator import review
     from generator.cli import cli
     from generator.guides.project import Project
-    from generator.review import transitions as review
     from generator.site import publish
 
     for name, company in [

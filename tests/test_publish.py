@@ -16,11 +16,11 @@ import yaml
 from click.testing import CliRunner
 from goldens import assert_golden
 
+from generator import review
 from generator.cli import cli
 from generator.core.errors import PublishError
 from generator.guides.document import parse, serialize
 from generator.guides.project import Project
-from generator.review import transitions as review
 from generator.site import publish
 from generator.site.write import confined
 

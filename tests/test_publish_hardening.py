@@ -19,11 +19,11 @@ import yaml
 from click.testing import CliRunner
 from test_publish import published_workspace, site_files
 
+from generator import review
 from generator.cli import cli
 from generator.core.errors import PublishError
 from generator.guides.document import parse, serialize
 from generator.guides.project import Project
-from generator.review import transitions as review
 from generator.site import publish
 
 REPO = Path(__file__).resolve().parent.parent

@@ -12,10 +12,10 @@ import yaml
 from test_publish import published_workspace, site_files
 from test_publish_hardening import add_guides, set_min_sources
 
+from generator import review
 from generator.core.errors import PrepguideError
 from generator.guides.document import serialize
 from generator.guides.project import Project
-from generator.review import transitions as review
 from generator.site import publish
 
 TAGS = ["edge caching", "GPUs", "PyTorch", "sharding", "vector search"]

@@ -12,9 +12,9 @@ import yaml
 from click.testing import CliRunner
 from test_publish import SITEMAP, published_workspace
 
+from generator import review
 from generator.cli import cli
 from generator.guides.project import Project
-from generator.review import transitions as review
 from generator.site import publish
 
 BASE = "https://prepguide.example.org/"

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from generator import review
 from generator.cli import cli
 from generator.core.errors import ReviewError
 from generator.guides.project import Project
 from generator.review import spans
-from generator.review import transitions as review
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -13,8 +13,8 @@ import pytest
 from browser import ARTIFACTS, chromium_browser
 from test_review import FEATURES, SEARCH, STREAM, make_review_workspace
 
+from generator import review
 from generator.guides.project import Project
-from generator.review import transitions as review
 from generator.review.web import make_server
 
 pytestmark = pytest.mark.browser

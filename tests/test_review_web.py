@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from test_review import FEATURES, SEARCH, STREAM, hand_edit, make_review_workspace
 
+from generator import review
 from generator.guides.project import Project
-from generator.review import transitions as review
 from generator.review.web import create_app
 
 

@@ -13,8 +13,8 @@ import pytest
 from browser import chromium_browser
 from test_review import SEARCH, STREAM, hand_edit, make_review_workspace, run
 
+from generator import review
 from generator.guides.project import Project
-from generator.review import transitions as review
 from generator.review.web import create_app, make_server
 
 

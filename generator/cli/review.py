@@ -8,6 +8,7 @@ from functools import partial
 
 import click
 
+from generator import review as review_mod
 from generator.checks import doc_evidence
 from generator.checks.evidence import claim_evidence, marked
 from generator.checks.judge import cached_opinions
@@ -15,7 +16,6 @@ from generator.cli.common import Context, fail, guide_ids, pass_ctx
 from generator.cli.root import cli
 from generator.core.errors import ConfigError, PrepguideError, StorageError
 from generator.review import spans
-from generator.review import transitions as review_mod
 
 
 @cli.group()

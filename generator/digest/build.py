@@ -14,7 +14,7 @@ from generator.digest import journal
 from generator.digest.issue import DigestIssue, Week, build_issue
 from generator.digest.mail import frozen_message
 from generator.guides.project import Project
-from generator.review.transitions import read_state
+from generator.review import read_state
 from generator.sources.records import Source
 
 LIVE_STATUSES = ("approved", "published")

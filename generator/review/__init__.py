@@ -1,1 +1,52 @@
 """Editorial review: transitions, state files, audit trail, live re-checks, evidence, the page."""
+
+from generator.review.diffs import Diff, diff_previous, diff_published
+from generator.review.queue import (
+    STATUSES,
+    WITHDRAW_REASONS,
+    GuideFlags,
+    GuideReview,
+    LiveGuide,
+    audit_log,
+    guide_flags,
+    inspect,
+    live_version,
+    log,
+    queue,
+)
+from generator.review.state import LiveRecord, ReviewState, read_state, repair
+from generator.review.transitions import (
+    Outcome,
+    approve,
+    mark_published,
+    normalize_reason,
+    reject,
+    withdraw,
+)
+
+__all__ = [
+    "STATUSES",
+    "WITHDRAW_REASONS",
+    "Diff",
+    "GuideFlags",
+    "GuideReview",
+    "LiveGuide",
+    "LiveRecord",
+    "Outcome",
+    "ReviewState",
+    "approve",
+    "audit_log",
+    "diff_previous",
+    "diff_published",
+    "guide_flags",
+    "inspect",
+    "live_version",
+    "log",
+    "mark_published",
+    "normalize_reason",
+    "queue",
+    "read_state",
+    "reject",
+    "repair",
+    "withdraw",
+]

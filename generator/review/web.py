@@ -13,11 +13,11 @@ from markupsafe import Markup
 from werkzeug.serving import BaseWSGIServer
 from werkzeug.serving import make_server as werkzeug_server
 
+from generator import review
 from generator.core.errors import ConfigError, PrepguideError
 from generator.guides.markdown import to_html
 from generator.guides.project import Project
 from generator.review import spans
-from generator.review import transitions as review
 from generator.sources.records import is_valid_id
 
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}

@@ -14,8 +14,8 @@ from generator.core.workers import WorkerMap
 from generator.guides.document import FRONT_MATTER, GuideDoc, GuideMeta
 from generator.guides.project import Project
 from generator.guides.store import PENDING_SUFFIX, REVIEW_DIR, visible_names
+from generator.review import live_version, mark_published, read_state
 from generator.review.recheck import failure_note, judge_live
-from generator.review.transitions import live_version, mark_published, read_state
 from generator.site.cache import BuildCache
 from generator.sources.records import Source
 

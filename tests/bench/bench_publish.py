@@ -119,13 +119,13 @@ def make_workspace(root: Path, count: int) -> None:
     """Write sources, guides, revisions and approved review state for count guides."""
     import yaml
 
+    from generator import review
     from generator.core.errors import ReviewError
     from generator.core.fsio import sha256_text
     from generator.guides.compose import compose_body
     from generator.guides.document import GuideDoc, GuideMeta, Provenance
     from generator.guides.project import Project
     from generator.guides.schema import Draft, ReportedStatement
-    from generator.review import transitions as review
     from generator.site import publish
 
     rng = random.Random(7)
@@ -458,8 +458,8 @@ def run_phase(kind: str, root: str, out: str, *rest: str) -> None:
     elif kind == "publish":
         print(json.dumps(run_publish(Path(root), Path(out), int(rest[0]) or None)))
     elif kind == "approve":
+        from generator import review
         from generator.guides.project import Project
-        from generator.review import transitions as review
 
         review.approve(Project(Path(root)), out, by="bench")
         print("{}")
