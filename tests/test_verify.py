@@ -13,13 +13,8 @@ from fakes.link_server import LinkServer
 
 from generator import __version__
 from generator.verify.ledger import Ledger, LedgerRow, derive
-from generator.verify.run import (
-    USER_AGENT,
-    Target,
-    check_links,
-    fingerprint,
-    is_root_redirect,
-)
+from generator.verify.probe import USER_AGENT, fingerprint, is_root_redirect
+from generator.verify.run import Target, check_links
 
 TIMEOUT = 0.3
 DAY1 = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)

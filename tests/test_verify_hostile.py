@@ -12,7 +12,8 @@ import pytest
 from fakes.link_server import HUGE_BYTES, LinkServer
 
 from generator.verify.ledger import Ledger
-from generator.verify.run import MAX_BODY_BYTES, Target, check_links, is_internal
+from generator.verify.probe import MAX_BODY_BYTES, is_internal
+from generator.verify.run import Target, check_links
 
 DAY1 = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
 
