@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
+# The test folders mirror the packages; their modules share helpers across folders.
+sys.path[:0] = [str(d) for d in sorted(Path(__file__).parent.iterdir()) if any(d.glob("test_*.py"))]
 FIXED_EPOCH = "1795996800"  # 2026-11-30T00:00:00Z: pins "today" and every written timestamp
 
 

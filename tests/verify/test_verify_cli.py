@@ -18,7 +18,7 @@ from generator.sources.records import load_sources
 from generator.verify.ledger import Ledger, LedgerRow
 from generator.verify.run import VerifyError
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 TODAY = "2026-11-30"  # pinned by conftest's SOURCE_DATE_EPOCH
 
 

@@ -23,7 +23,7 @@ from generator.digest import tokens
 from generator.digest.issue import build_issue, last_full_week, parse_week
 from generator.sources.records import Source
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 SECRET = "a-test-secret-of-enough-length"
 WEEK = "2026-W49"  # the pinned clock's week: guides published in tests land in it
 DIGEST_SETTINGS = """

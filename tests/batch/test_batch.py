@@ -20,7 +20,7 @@ from generator.cli import cli
 from generator.guides.document import parse
 from generator.guides.project import Project
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

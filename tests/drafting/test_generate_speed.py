@@ -27,7 +27,7 @@ from generator.drafting.prompts import PromptSet
 from generator.guides.project import Project
 from generator.llm.calllog import CallLog
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from generator.drafting.playbook import load_playbook
 from generator.guides.document import SECTION_ORDER, parse, split_sections
 from generator.sources.records import load_sources
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 TODAY = date(2026, 11, 30)
 COMPANIES = ["Acme", "Globex", "Initech", "Umbrella", "Hooli", "Stark Industries", "Wayne Tech"]
 FALLBACK_TAGS = ["payments", "mobile releases", "compilers", "accessibility", "data contracts"]

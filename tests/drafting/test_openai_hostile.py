@@ -16,7 +16,7 @@ from fakes.openai_server import BadUsage, Drip, FakeOpenAI, Hang, Html, Huge
 from generator.cli import cli
 from generator.guides.project import Project
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from generator.checks import Evidence
 from generator.checks.evidence import claim_evidence, marked
 from generator.cli import cli
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_each_claim_gets_its_evidence_sentence_and_marks() -> None:

@@ -31,7 +31,7 @@ from generator import review
 from generator.core.errors import GuideError
 from generator.guides.project import Project
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 COPIES = 3  # guides per record text: 9 guides in all
 KILL_PHASES = int(os.environ.get("PREPGUIDE_KILL_PHASES", "5"))  # the iteration cap
 TO_STATE = {

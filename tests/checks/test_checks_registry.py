@@ -13,7 +13,7 @@ from generator.checks import check_body
 from generator.checks.registry import RULE_DOCS, rules_table, run_example
 from generator.core.codeversion import import_closure, module_version
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 RULE_ID = re.compile(
     r"[\"']((?:structure|figures|quotes|grounding|attribution|links|leftovers"
     r"|hidden|steps|ours|citations|originals|staleness)\.[a-z_]+)[\"']"

@@ -18,7 +18,7 @@ from generator.core.errors import ReviewError
 from generator.guides.project import Project
 from generator.review import spans
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 # Complete, honest records: every figure in a summary is also in its scale list, every date is
 # recorded and fresh relative to the pinned clock (2026-11-30), and every URL is https.

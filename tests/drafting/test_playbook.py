@@ -19,7 +19,7 @@ from generator.drafting.prompts import default_prompts
 from generator.guides.document import parse
 from generator.sources.records import Source
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 PLAYBOOK, PLAYBOOK_TEXT = load_playbook(REPO / "nowhere")  # the shipped playbook
 
 FRAUD = {

@@ -14,7 +14,7 @@ import yaml
 from generator.drafting.prompts import PromptSet, default_prompts
 from generator.sources.records import load_sources
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:

@@ -13,7 +13,7 @@ from generator.guides.compose import originals_block
 from generator.guides.document import section_kind
 from generator.guides.project import Project
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 SEED_SITE = "H1B Sponsorship Jobs"
 SEED_RECORD = {
     "id": "meta-gem-training",

@@ -73,7 +73,7 @@ def test_a4_workers_exit_when_their_parent_is_killed():
         "with WorkerMap(task, range(64), 2) as results:\n"
         "    list(results)\n"
     )
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     parent = subprocess.Popen(
         [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=env
     )

@@ -26,7 +26,7 @@ from generator.guides.document import parse, serialize
 from generator.guides.project import Project
 from generator.site import publish
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def cli_command(root: Path, *args: str) -> list[str]:
