@@ -13,12 +13,12 @@ import os
 import signal
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from generator.core import collector
 from generator.core.errors import PrepguideError, WorkerError
 from generator.core.workers import _die_with_parent, available_cpus
+from generator.drafting.protocol import DrafterId
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -33,21 +33,6 @@ if TYPE_CHECKING:
 PROCESS_MIN_RECORDS = 100
 # What finishing a batch returns: failures by guide id, and unexpected errors by guide id.
 Outcome = tuple[dict[str, str], dict[str, Exception]]
-
-
-@dataclass(frozen=True)
-class DrafterId:
-    """What a guide's provenance records about its drafter, without the drafter's client."""
-
-    backend: str
-    model: str | None
-    version: str
-    prompt_hash: str
-
-    @classmethod
-    def of(cls, drafter: Drafter) -> DrafterId:
-        """Return what a drafter records about itself."""
-        return cls(drafter.backend, drafter.model, drafter.version, drafter.prompt_hash)
 
 
 def build_docs(
