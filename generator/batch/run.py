@@ -27,7 +27,7 @@ from generator.batch.requests import (
     submit,
     write_parts,
 )
-from generator.drafting.generate import plan_generation
+from generator.drafting.plan import plan_generation
 from generator.guides.project import Project
 
 

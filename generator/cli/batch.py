@@ -71,7 +71,8 @@ def print_collected(record, report) -> bool:
 
 async def _finish_online(project, drafter, sources) -> bool:
     """Draft online, in the same event loop as the client, what the batches did not settle."""
-    from generator.drafting.generate import PlannedGuide, run_generation
+    from generator.drafting.plan import PlannedGuide
+    from generator.drafting.run import run_generation
 
     if not sources:
         return True

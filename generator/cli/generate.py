@@ -7,6 +7,7 @@ import json
 import sys
 from dataclasses import asdict
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -22,9 +23,12 @@ from generator.cli.common import (
 from generator.cli.root import cli
 from generator.core import collector
 from generator.drafting.backends import make_drafter, openai_drafter_id, resolve_backend
-from generator.drafting.finish import Finisher
-from generator.drafting.generate import GenerateReport, plan_generation, run_generation
+from generator.drafting.plan import plan_generation
 from generator.guides.project import Project
+
+if TYPE_CHECKING:
+    from generator.drafting.finish import Finisher
+    from generator.drafting.run import GenerateReport
 
 batch_options = [
     click.option("--batch", is_flag=True, help="Submit the requests as OpenAI batches."),
@@ -50,7 +54,11 @@ def run_generate(
 ) -> bool:
     """Generate guides and print the outcome; return True when all went well."""
     chosen = resolve_backend(backend)
-    if chosen != "openai" or dry_run:
+    if dry_run:  # a dry run only plans: it loads neither the finisher nor the checks
+        return _run_generate(project, ids, chosen, model, concurrency, force, dry_run, no_cache)
+    from generator.drafting.finish import Finisher
+
+    if chosen != "openai":
         return _run_generate(project, ids, chosen, model, concurrency, force, dry_run, no_cache)
     # A large run forks its finishing worker now: it reads the records and plans the run
     # (reading every existing guide) while this process imports the SDK (with the OpenAI
@@ -110,6 +118,8 @@ def _run_generate(
         if close is not None:
             asyncio.run(close())
         return ok
+    from generator.drafting.run import run_generation
+
     progress = _Progress(len(todo)) if sys.stderr.isatty() else None
     report: GenerateReport = asyncio.run(
         run_generation(
