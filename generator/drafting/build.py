@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from generator.checks import check_guide
+from generator.checks.runner import check_context
 from generator.core.clock import iso, now
 from generator.core.fsio import sha256_text
 from generator.drafting.protocol import Drafter, DrafterId, DraftResult
@@ -16,7 +17,7 @@ def build_guide(
     project: Project, drafter: Drafter | DrafterId, source: Source, result: DraftResult
 ) -> GuideDoc:
     """Compose, check and wrap a draft into a guide document."""
-    ctx = project.check_context(source)
+    ctx = check_context(project, source)
     body = compose_body(result.draft, source, ctx.originals, project.settings.site.name)
     meta = GuideMeta(
         id=source.key,
