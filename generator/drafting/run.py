@@ -11,8 +11,9 @@ from functools import partial
 from generator.core import collector
 from generator.core.errors import AuthError, PrepguideError
 from generator.core.fsio import remove_orphaned_temp_files
+from generator.drafting.backends import make_drafter, openai_drafter_id, resolve_backend
 from generator.drafting.finish import Finisher
-from generator.drafting.plan import PlannedGuide
+from generator.drafting.plan import Planned, PlannedGuide, missing_ids, plan_generation
 from generator.drafting.protocol import Drafter, DraftResult
 from generator.guides.project import Project
 from generator.sources.records import Source
@@ -180,3 +181,89 @@ async def run_generation(
     report.generated.sort()
     report.elapsed = time.monotonic() - started
     return report
+
+
+@dataclass
+class Generation:
+    """What `generate` did: the drafter, its plan and the run's report."""
+
+    planned: Planned
+    report: GenerateReport
+
+
+def generate(
+    project: Project,
+    ids: list[str] | tuple[str, ...] = (),
+    backend: str = "auto",
+    model: str | None = None,
+    *,
+    concurrency: int | None = None,
+    force: bool = False,
+    no_cache: bool = False,
+    on_planned: Callable[[Planned], None] | None = None,
+    on_progress: Callable[[GenerateReport], None] | None = None,
+) -> Generation:
+    """Draft the guides of new or changed records (or the named ones) and write them."""
+    chosen = resolve_backend(backend)
+    if chosen != "openai":
+        return _generate(
+            project, ids, chosen, model, concurrency, force, no_cache, None, on_planned, on_progress
+        )
+    # A large run forks its finishing worker now: it reads the records and plans the run
+    # (reading every existing guide) while this process imports the SDK (with the OpenAI
+    # drafter), so neither waits for the other.
+    with Finisher.for_run(project) as finisher:
+        if not finisher.in_process:
+            finisher.plan_ahead(openai_drafter_id, model, list(ids) or None, force)
+            with collector.paused():
+                import generator.drafting.openai_drafter  # noqa: F401
+                import generator.llm.transport  # noqa: F401
+        return _generate(
+            project,
+            ids,
+            chosen,
+            model,
+            concurrency,
+            force,
+            no_cache,
+            finisher,
+            on_planned,
+            on_progress,
+        )
+
+
+def _generate(
+    project: Project,
+    ids: list[str] | tuple[str, ...],
+    chosen: str,
+    model: str | None,
+    concurrency: int | None,
+    force: bool,
+    no_cache: bool,
+    finisher: Finisher | None,
+    on_planned: Callable[[Planned], None] | None,
+    on_progress: Callable[[GenerateReport], None] | None,
+) -> Generation:
+    """Plan (or take the worker's plan), then draft."""
+    # The drafter needs no records: it is made while a finishing worker may still read them.
+    drafter = make_drafter(project, chosen, model, cache=not no_cache)
+    if finisher is not None:
+        finisher.take_sources()
+    missing = missing_ids(project, ids)
+    plan = finisher.planned(drafter) if finisher is not None else None
+    if plan is None:
+        plan = plan_generation(project, drafter, list(ids) or None, force)
+    planned = Planned(drafter, plan, missing)
+    if on_planned is not None:
+        on_planned(planned)
+    report = asyncio.run(
+        run_generation(
+            project,
+            drafter,
+            plan,
+            concurrency=concurrency or project.settings.llm.concurrency,
+            on_progress=on_progress,
+            finisher=finisher,
+        )
+    )
+    return Generation(planned, report)
