@@ -22,7 +22,7 @@ from generator.batch.requests import (
     write_parts,
 )
 from generator.core.errors import GuideError, PrepguideError
-from generator.drafting.generate import build_guide
+from generator.drafting.build import build_guide
 from generator.drafting.openai_drafter import UnusableResponse, judge, parse_completion
 from generator.drafting.protocol import DraftResult
 from generator.guides.document import GuideDoc, Usage

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from generator.batch.collect import (
     Collector,
@@ -27,8 +28,12 @@ from generator.batch.requests import (
     submit,
     write_parts,
 )
-from generator.drafting.generate import plan_generation
+from generator.drafting.plan import PlannedGuide, plan_generation
+from generator.drafting.run import GenerateReport, run_generation
 from generator.guides.project import Project
+from generator.sources.records import Source
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -233,3 +238,85 @@ async def import_answers(project: Project, drafter, path: Path) -> CollectReport
         collector.apply(record, read_lines(path, []), f"import:{path.name}", report)
         await settle(None, project, drafter, store, record, report)
     return report
+
+
+def run_with(drafter, work: Awaitable[T]) -> T:
+    """Run a batch call to its end in a new event loop, then close the drafter's client."""
+
+    async def go() -> T:
+        try:
+            return await work
+        finally:
+            await drafter.aclose()
+
+    return asyncio.run(go())
+
+
+def named_or_open(project: Project, name: str | None) -> list[Submission]:
+    """Return the named submission, or every open one."""
+    return [_store(project).find(name)] if name else open_records(project)
+
+
+async def refresh(project: Project, drafter, records: list[Submission]) -> list[Submission]:
+    """Ask the provider how each batch is doing; save what it says."""
+    store = _store(project)
+    for record in records:
+        if record.batch_id:
+            found = await drafter.client.batches.retrieve(record.batch_id)
+            record.status = found.status
+            if found.request_counts is not None:
+                record.counts = found.request_counts.model_dump()
+            store.save(record)
+    return records
+
+
+async def finish_online(project: Project, drafter, sources: list[Source]) -> GenerateReport | None:
+    """Draft online, in the same event loop as the client, what the batches did not settle."""
+    if not sources:
+        return None
+    plan = [PlannedGuide(source, "generate", "finish online") for source in sources]
+    concurrency = project.settings.llm.concurrency
+    return await run_generation(project, drafter, plan, concurrency=concurrency)
+
+
+def _online(done: list[tuple[Submission, CollectReport]]) -> list[Source]:
+    return [source for _, report in done for source in report.online]
+
+
+async def collect_and_finish(
+    project: Project, drafter, limits: Limits, *, only: str | None, finish: bool
+) -> tuple[list[tuple[Submission, CollectReport]], GenerateReport | None]:
+    """Collect every ended batch (or one), then, if asked, draft online what they left."""
+    done = await collect_open(project, drafter, limits, only=only, finish_online=finish)
+    online = await finish_online(project, drafter, _online(done)) if finish else None
+    return done, online
+
+
+async def wait_and_finish(
+    project: Project,
+    drafter,
+    limits: Limits,
+    *,
+    poll: float,
+    on_progress: Callable[[list[Submission]], None],
+    on_collected: Callable[[Submission, CollectReport], None],
+    finish: bool,
+) -> tuple[list[tuple[Submission, CollectReport]], GenerateReport | None]:
+    """Wait for every open batch, collecting each as it ends, then finish online if asked."""
+    done: list[tuple[Submission, CollectReport]] = []
+
+    def collected(record: Submission, report: CollectReport) -> None:
+        done.append((record, report))
+        on_collected(record, report)
+
+    await wait(
+        project,
+        drafter,
+        limits,
+        poll=poll,
+        on_progress=on_progress,
+        on_collected=collected,
+        finish_online=finish,
+    )
+    online = await finish_online(project, drafter, _online(done)) if finish else None
+    return done, online

@@ -10,9 +10,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from generator.checks import CheckContext, Evidence
+from generator.checks import CheckContext, Evidence, doc_evidence
 from generator.checks.evidence import claim_evidence
 from generator.checks.quoting import normalize
+from generator.checks.runner import check_context
 from generator.core.errors import ConfigError
 from generator.guides.document import REPORTS
 from generator.guides.findings import Finding
@@ -135,8 +136,6 @@ def make_judge(project, model: str | None = None) -> Judge:
 
 def cached_opinions(project, doc, ctx: CheckContext) -> list[Finding]:
     """Return the judge's stored warnings for a guide, without asking the model."""
-    from generator.checks import doc_evidence
-
     path = project.workspace.state_dir / "llm-cache.sqlite3"
     if not path.is_file():
         return []
@@ -150,8 +149,6 @@ def cached_opinions(project, doc, ctx: CheckContext) -> list[Finding]:
 
 def judge_guides(project, ids: list[str]) -> dict[str, list[Finding]]:
     """Ask the judge about every reported claim of the named guides; return warnings per id."""
-    from generator.checks import doc_evidence
-
     judge = make_judge(project)
 
     async def run() -> dict[str, list[Finding]]:
@@ -162,7 +159,7 @@ def judge_guides(project, ids: list[str]) -> dict[str, list[Finding]]:
                 source = project.source(guide_id)
                 if doc is None or source is None:
                     continue
-                ctx = project.check_context(source)
+                ctx = check_context(project, source)
                 out[guide_id] = await judge.judge(doc.body, ctx, doc_evidence(doc))
         finally:
             await judge.client.close()

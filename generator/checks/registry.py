@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
+from generator.checks import check_guide
 from generator.checks.base import CheckContext
 from generator.core.fsio import sha256_text
 from generator.guides.compose import compose_body
@@ -491,8 +492,6 @@ def example_body() -> str:
 
 def run_example(example: Example) -> list[Finding]:
     """Check the example guide with one example's change applied."""
-    from generator.checks import check_guide  # the entry point imports this module's users
-
     base = example_context()
     ctx = example_context(example)
     body = example_body()

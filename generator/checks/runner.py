@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.checks import check_guide, check_run, has_errors
+from generator.checks import CheckContext, check_guide, check_run, has_errors
 from generator.core.errors import PrepguideError
 from generator.core.workers import WorkerMap, worker_count
 from generator.guides.findings import Finding, count
 from generator.guides.project import Project
+from generator.sources.records import Source
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,20 @@ class GuideCheck:
             "status": self.status,
             "findings": [finding.model_dump() for finding in self.findings],
         }
+
+
+def check_context(project: Project, source: Source) -> CheckContext:
+    """Return what the checks need to judge a guide of this source."""
+    vocabulary, companies = project.database_terms
+    return CheckContext(
+        source=source,
+        originals=project.originals(source),
+        today=project.today,
+        freshness_days=project.settings.checks.freshness_days,
+        site_name=project.settings.site.name,
+        vocabulary=vocabulary,
+        companies=companies,
+    )
 
 
 def _unchecked(guide_id: str, status: str, rule: str, message: str) -> GuideCheck:
@@ -69,7 +84,7 @@ def _check_one(project: Project, guide_id: str) -> GuideCheck:
     if source is None:
         message = f"no valid source record with id {guide_id!r}; run `prepguide sources check`"
         return _unchecked(guide_id, "missing", "guide.missing", message)
-    findings = check_guide(doc, project.check_context(source))
+    findings = check_guide(doc, check_context(project, source))
     return GuideCheck(id=guide_id, status=doc.meta.status, findings=findings)
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import sys
 from pathlib import Path
 
@@ -29,16 +28,6 @@ def _limits(max_requests: int | None, max_bytes: int | None):
     limits.max_requests = max_requests or limits.max_requests
     limits.max_bytes = max_bytes or limits.max_bytes
     return limits
-
-
-def _run(drafter, work):
-    async def go():
-        try:
-            return await work
-        finally:
-            await drafter.aclose()
-
-    return asyncio.run(go())
 
 
 def _counts(record) -> str:
@@ -69,15 +58,10 @@ def print_collected(record, report) -> bool:
     return not report.failed
 
 
-async def _finish_online(project, drafter, sources) -> bool:
-    """Draft online, in the same event loop as the client, what the batches did not settle."""
-    from generator.drafting.generate import PlannedGuide, run_generation
-
-    if not sources:
+def print_online(online) -> bool:
+    """Print what finishing online did; return True when nothing failed."""
+    if online is None:
         return True
-    plan = [PlannedGuide(source, "generate", "finish online") for source in sources]
-    concurrency = project.settings.llm.concurrency
-    online = await run_generation(project, drafter, plan, concurrency=concurrency)
     click.echo(f"finished online: {len(online.generated)} written, {len(online.failed)} failed")
     for guide_id, reason in sorted(online.failed.items()):
         click.echo(f"  failed {guide_id}: {reason}", err=True)
@@ -110,7 +94,7 @@ def run_batch_generate(
         fail("--dry-run prints the batch estimate without --batch; drop --batch", 2)
     if batch_export is not None:
         drafter = _drafter(project, model, need_key=False, cache=not no_cache)
-        records, cached = _run(
+        records, cached = batch_run.run_with(
             drafter, _export(batch_run, project, drafter, ids, force, batch_export)
         )
         count = sum(record.count for record in records)
@@ -118,7 +102,9 @@ def run_batch_generate(
         return ok
     if batch_import is not None:
         drafter = _drafter(project, model, need_key=False)
-        report = _run(drafter, batch_run.import_answers(project, drafter, batch_import))
+        report = batch_run.run_with(
+            drafter, batch_run.import_answers(project, drafter, batch_import)
+        )
         report.status = "imported"
 
         class _Named:
@@ -127,7 +113,7 @@ def run_batch_generate(
         return print_collected(_Named, report) and ok
     drafter = _drafter(project, model, cache=not no_cache)
     click.echo(f"backend: openai via batch (model {drafter.model})")
-    started = _run(
+    started = batch_run.run_with(
         drafter,
         batch_run.start(project, drafter, list(ids) or None, force, limits, _submitted),
     )
@@ -151,7 +137,6 @@ def wait_and_collect(project, model, limits, poll: float, finish_online: bool) -
     from generator.batch import run as batch_run
 
     drafter = _drafter(project, model)
-    results = []
     terminal = sys.stderr.isatty()
 
     def progress(records) -> None:
@@ -164,24 +149,19 @@ def wait_and_collect(project, model, limits, poll: float, finish_online: bool) -
     def collected(record, report) -> None:
         if terminal:
             click.echo("", err=True)
-        results.append((record, report))
         print_collected(record, report)
 
-    async def work() -> bool:
-        await batch_run.wait(
-            project,
-            drafter,
-            limits,
-            poll=poll,
-            on_progress=progress,
-            on_collected=collected,
-            finish_online=finish_online,
-        )
-        online = [source for _, report in results for source in report.online]
-        return await _finish_online(project, drafter, online) if finish_online else True
-
-    ok = _run(drafter, work())
-    return ok and all(not report.failed for _, report in results)
+    work = batch_run.wait_and_finish(
+        project,
+        drafter,
+        limits,
+        poll=poll,
+        on_progress=progress,
+        on_collected=collected,
+        finish=finish_online,
+    )
+    results, online = batch_run.run_with(drafter, work)
+    return print_online(online) and all(not report.failed for _, report in results)
 
 
 @cli.group()
@@ -215,23 +195,11 @@ def list_batches(ctx: Context) -> None:
 def status(ctx: Context, name: str | None, model: str | None) -> None:
     """Show the progress of one batch, or of every open one (request_counts)."""
     from generator.batch import run as batch_run
-    from generator.batch.requests import BatchStore
 
     project = ctx.project
-    store = BatchStore(project.workspace.state_dir)
-    records = [store.find(name)] if name else batch_run.open_records(project)
+    records = batch_run.named_or_open(project, name)
     drafter = _drafter(project, model)
-
-    async def refresh():
-        for record in records:
-            if record.batch_id:
-                found = await drafter.client.batches.retrieve(record.batch_id)
-                record.status = found.status
-                if found.request_counts is not None:
-                    record.counts = found.request_counts.model_dump()
-                store.save(record)
-
-    _run(drafter, refresh())
+    batch_run.run_with(drafter, batch_run.refresh(project, drafter, records))
     for record in records:
         click.echo(f"{record.batch_id}  {record.status}  {_counts(record)}  ({record.state})")
     if not records:
@@ -253,15 +221,9 @@ def collect_command(ctx: Context, name, model, finish_online, batch_max_requests
     drafter = _drafter(project, model)
     limits = _limits(batch_max_requests, batch_max_bytes)
 
-    async def work():
-        done = await batch_run.collect_open(
-            project, drafter, limits, only=name, finish_online=finish_online
-        )
-        online = [source for _, report in done for source in report.online]
-        finished = await _finish_online(project, drafter, online) if finish_online else True
-        return done, finished
-
-    done, ok = _run(drafter, work())
+    work = batch_run.collect_and_finish(project, drafter, limits, only=name, finish=finish_online)
+    done, online = batch_run.run_with(drafter, work)
+    ok = print_online(online)
     for record, report in done:
         if report.status not in ("completed", "expired", "failed", "cancelled"):
             click.echo(f"{record.batch_id}: {report.status}, {_counts(record)}; not ended yet")
@@ -282,5 +244,5 @@ def cancel(ctx: Context, name: str, model: str | None) -> None:
     from generator.batch import run as batch_run
 
     drafter = _drafter(ctx.project, model)
-    record = _run(drafter, batch_run.cancel(ctx.project, drafter, name))
+    record = batch_run.run_with(drafter, batch_run.cancel(ctx.project, drafter, name))
     click.echo(f"{record.batch_id}: {record.status}")

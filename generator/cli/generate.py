@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sys
 from dataclasses import asdict
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -20,11 +20,12 @@ from generator.cli.common import (
     with_options,
 )
 from generator.cli.root import cli
-from generator.core import collector
-from generator.drafting.backends import make_drafter, openai_drafter_id, resolve_backend
-from generator.drafting.finish import Finisher
-from generator.drafting.generate import GenerateReport, plan_generation, run_generation
+from generator.drafting import plan
+from generator.drafting.plan import Planned
 from generator.guides.project import Project
+
+if TYPE_CHECKING:
+    from generator.drafting.run import GenerateReport, Generation
 
 batch_options = [
     click.option("--batch", is_flag=True, help="Submit the requests as OpenAI batches."),
@@ -49,114 +50,110 @@ def run_generate(
     no_cache: bool = False,
 ) -> bool:
     """Generate guides and print the outcome; return True when all went well."""
-    chosen = resolve_backend(backend)
-    if chosen != "openai" or dry_run:
-        return _run_generate(project, ids, chosen, model, concurrency, force, dry_run, no_cache)
-    # A large run forks its finishing worker now: it reads the records and plans the run
-    # (reading every existing guide) while this process imports the SDK (with the OpenAI
-    # drafter), so neither waits for the other.
-    with Finisher.for_run(project) as finisher:
-        if not finisher.in_process:
-            finisher.plan_ahead(openai_drafter_id, model, list(ids) or None, force)
-            with collector.paused():
-                import generator.drafting.openai_drafter  # noqa: F401
-                import generator.llm.transport  # noqa: F401
-        return _run_generate(
-            project, ids, chosen, model, concurrency, force, dry_run, no_cache, finisher
-        )
+    if dry_run:
+        return print_dry_run(project, plan.dry_run(project, ids, backend, model, force))
+    # Imported only for a real run: a dry run loads neither the finisher nor the checks.
+    from generator.drafting import run
+
+    printer = GeneratePrinter(project)
+    generation = run.generate(
+        project,
+        ids,
+        backend,
+        model,
+        concurrency=concurrency,
+        force=force,
+        no_cache=no_cache,
+        on_planned=printer.planned,
+        on_progress=printer.progress,
+    )
+    return printer.finished(generation)
 
 
-def _run_generate(
-    project: Project,
-    ids: tuple[str, ...],
-    chosen: str,
-    model: str | None,
-    concurrency: int | None,
-    force: bool,
-    dry_run: bool,
-    no_cache: bool,
-    finisher: Finisher | None = None,
-) -> bool:
-    """Plan, then draft (or only estimate) and print the outcome."""
-    # The drafter needs no records: it is made while a finishing worker may still read them.
-    drafter = make_drafter(project, chosen, model, cache=not (no_cache or dry_run))
+def print_planned(project: Project, planned: Planned) -> bool:
+    """Print the notices, invalid records, unknown ids and backend; True when none failed."""
+    drafter = planned.drafter
     for notice in getattr(drafter, "notices", ()):
         click.echo(f"warning: {notice}", err=True)
-    if finisher is not None:
-        finisher.take_sources()
     ok = report_source_problems(project) == 0
-    known = set(project.sources.by_id())
-    for missing in sorted(set(ids) - known):
+    for missing in planned.missing:
         click.echo(f"error: no valid source record with id {missing!r}", err=True)
         ok = False
-    plan = finisher.planned(drafter) if finisher is not None else None
-    if plan is None:
-        plan = plan_generation(project, drafter, list(ids) or None, force)
-    todo = [item for item in plan if item.action == "generate"]
     click.echo(
         f"backend: {drafter.backend}" + (f" (model {drafter.model})" if drafter.model else "")
     )
-    if dry_run:
-        tokens = sum(drafter.estimate_prompt_tokens(item.source) for item in todo)
-        click.echo(
-            f"dry run: {len(todo)} to generate, {len(plan) - len(todo)} to skip, "
-            f"~{tokens} prompt tokens estimated; nothing sent"
-        )
-        if drafter.model is not None:
-            click.echo(estimate_line(project, drafter.model, tokens, len(todo)))
-        for item in plan:
-            click.echo(f"  {item.action:8} {item.source.key} ({item.reason})")
-        close = getattr(drafter, "aclose", None)
-        if close is not None:
-            asyncio.run(close())
-        return ok
-    progress = _Progress(len(todo)) if sys.stderr.isatty() else None
-    report: GenerateReport = asyncio.run(
-        run_generation(
-            project,
-            drafter,
-            plan,
-            concurrency=concurrency or project.settings.llm.concurrency,
-            on_progress=progress,
-            finisher=finisher,
-        )
-    )
-    if progress is not None:
-        progress.finish(report)
-    click.echo(
-        f"generated {len(report.generated)}, skipped {len(report.skipped)} unchanged, "
-        f"failed {len(report.failed)} in {report.elapsed:.1f}s"
-        + (
-            f"; tokens: {report.prompt_tokens} prompt, {report.completion_tokens} completion"
-            if report.prompt_tokens or report.completion_tokens
-            else ""
-        )
-    )
-    if report.aborted:
-        click.echo(f"error: run stopped: {report.aborted}", err=True)
-        ok = False
-    if report.failed:
-        width = max(len("guide"), *(len(guide_id) for guide_id in report.failed))
-        click.echo(f"{len(report.failed)} failed:", err=True)
-        click.echo(f"  {'guide':{width}}  reason", err=True)
-        for guide_id, reason in sorted(report.failed.items()):
-            click.echo(f"  {guide_id:{width}}  {reason}", err=True)
-        ok = False
     return ok
 
 
-def estimate_line(project: Project, model: str, prompt: int, count: int) -> str:
-    """Say what a run would cost online and in a batch, with completions at most max_tokens."""
-    from generator.llm.calllog import cost
+def print_dry_run(project: Project, result: plan.DryRun) -> bool:
+    """Print what a dry run planned and estimated; True when no record or id failed."""
+    planned = result.planned
+    ok = print_planned(project, planned)
+    todo = planned.todo
+    click.echo(
+        f"dry run: {len(todo)} to generate, {len(planned.plan) - len(todo)} to skip, "
+        f"~{result.prompt_tokens} prompt tokens estimated; nothing sent"
+    )
+    if result.estimate is not None:
+        click.echo(estimate_line(result.estimate))
+    for item in planned.plan:
+        click.echo(f"  {item.action:8} {item.source.key} ({item.reason})")
+    return ok
 
-    completion = count * project.settings.llm.max_tokens
-    price = project.settings.llm.prices.get(model)
-    head = f"estimate: ~{prompt} prompt + at most {completion} completion tokens"
-    if price is None:
-        return f'{head}; cost unknown: add [llm.prices."{model}"] to prepguide.toml'
-    online = cost(price, prompt, completion, 0, "online")
-    batch = cost(price, prompt, completion, 0, "batch")
-    return f"{head}; cost at most {online:.6f} online, {batch:.6f} in a batch"
+
+class GeneratePrinter:
+    """Print a generation as it goes: its head once planned, progress, then its outcome."""
+
+    def __init__(self, project: Project) -> None:
+        self.project = project
+        self.ok = True
+        self.bar: _Progress | None = None
+
+    def planned(self, planned: Planned) -> None:
+        self.ok = print_planned(self.project, planned)
+        self.bar = _Progress(len(planned.todo)) if sys.stderr.isatty() else None
+
+    def progress(self, report: GenerateReport) -> None:
+        if self.bar is not None:
+            self.bar(report)
+
+    def finished(self, generation: Generation) -> bool:
+        """Print the run's outcome; return True when all went well."""
+        report = generation.report
+        ok = self.ok
+        if self.bar is not None:
+            self.bar.finish(report)
+        click.echo(
+            f"generated {len(report.generated)}, skipped {len(report.skipped)} unchanged, "
+            f"failed {len(report.failed)} in {report.elapsed:.1f}s"
+            + (
+                f"; tokens: {report.prompt_tokens} prompt, {report.completion_tokens} completion"
+                if report.prompt_tokens or report.completion_tokens
+                else ""
+            )
+        )
+        if report.aborted:
+            click.echo(f"error: run stopped: {report.aborted}", err=True)
+            ok = False
+        if report.failed:
+            width = max(len("guide"), *(len(guide_id) for guide_id in report.failed))
+            click.echo(f"{len(report.failed)} failed:", err=True)
+            click.echo(f"  {'guide':{width}}  reason", err=True)
+            for guide_id, reason in sorted(report.failed.items()):
+                click.echo(f"  {guide_id:{width}}  {reason}", err=True)
+            ok = False
+        return ok
+
+
+def estimate_line(estimate: plan.Estimate) -> str:
+    """Say what a run would cost online and in a batch, with completions at most max_tokens."""
+    head = (
+        f"estimate: ~{estimate.prompt_tokens} prompt + at most "
+        f"{estimate.completion_tokens} completion tokens"
+    )
+    if estimate.online is None or estimate.batch is None:
+        return f'{head}; cost unknown: add [llm.prices."{estimate.model}"] to prepguide.toml'
+    return f"{head}; cost at most {estimate.online:.6f} online, {estimate.batch:.6f} in a batch"
 
 
 class _Progress:

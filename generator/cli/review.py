@@ -12,6 +12,7 @@ from generator import review as review_mod
 from generator.checks import doc_evidence
 from generator.checks.evidence import claim_evidence, marked
 from generator.checks.judge import cached_opinions
+from generator.checks.runner import check_context
 from generator.cli.common import Context, fail, guide_ids, pass_ctx
 from generator.cli.root import cli
 from generator.core.errors import ConfigError, PrepguideError, StorageError
@@ -93,7 +94,7 @@ def review_show(ctx: Context, guide_id: str) -> None:
         for claim in claims:
             where = ", ".join(sorted({span.field for span in claim.spans})) or "NOT FOUND"
             click.echo(f"  {claim.kind:6} {claim.text!r}: {where}")
-        context = ctx.project.check_context(row.source)
+        context = check_context(ctx.project, row.source)
         for f in cached_opinions(ctx.project, row.doc, context):
             click.echo(f"  {f.severity:7} {f.rule:24} [{f.section}] {f.message}")
         click.echo("claims beside their evidence (⟦…⟧ marks what the evidence lacks):")

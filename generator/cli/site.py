@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from generator.checks.runner import blocked, check_guides
+from generator import pipeline
 from generator.cli.common import (
     Context,
     generate_options,
@@ -18,22 +18,16 @@ from generator.cli.common import (
     report_source_problems,
     with_options,
 )
-from generator.cli.generate import run_generate
+from generator.cli.generate import GeneratePrinter
 from generator.cli.root import cli
+from generator.drafting.run import Generation
 from generator.guides.project import Project
+from generator.pipeline import Checked, Published
 
 
-def _publish(
-    project: Project,
-    out: Path | None,
-    preview: bool,
-    jobs: int | None = None,
-    strict: bool = False,
-) -> None:
-    from generator.site import publish as publish_site
-
-    out_dir = out or project.workspace.site_dir
-    report = publish_site(project, out_dir, preview=preview, jobs=jobs, strict=strict)
+def print_published(project: Project, published: Published) -> None:
+    """Print what publishing did: pages, left-out and flagged guides, removals and warnings."""
+    out_dir, preview, report = published.out_dir, published.preview, published.report
     drafts = f", {len(report.drafts)} drafts" if preview else ""
     guides = f"{len(report.guides)} guide" + ("" if len(report.guides) == 1 else "s")
     click.echo(
@@ -58,6 +52,20 @@ def _publish(
     for problem in [*report.problems, *report.warnings]:
         click.echo(f"warning: {problem}", err=True)
     click.echo(f"open {(out_dir / 'index.html').resolve().as_uri()}")
+
+
+def print_checked(checked: Checked) -> None:
+    """Print the one line a build says about the checks."""
+    results, held = checked.results, checked.held
+    click.echo(
+        f"checks: {len(results) - len(held)} of {len(results)} guides clean"
+        + (
+            f"; {len(held)} have error findings and cannot be approved until fixed "
+            f"({', '.join(r.id for r in held)}); run `prepguide check` for details"
+            if held
+            else ""
+        )
+    )
 
 
 @cli.command()
@@ -99,7 +107,10 @@ def topics(ctx: Context, as_json: bool) -> None:
 @pass_ctx
 def publish(ctx: Context, out: Path | None, preview: bool, strict: bool, jobs: int | None) -> None:
     """Build the static site from approved guides."""
-    _publish(ctx.project, out, preview, jobs, strict)
+    project = ctx.project
+    print_published(
+        project, pipeline.publish(project, out, preview=preview, jobs=jobs, strict=strict)
+    )
 
 
 @cli.command()
@@ -110,20 +121,31 @@ def publish(ctx: Context, out: Path | None, preview: bool, strict: bool, jobs: i
 def build(ctx: Context, preview: bool, backend, model, concurrency, no_cache, jobs) -> None:
     """Generate, check and publish: the main job."""
     project = ctx.project
-    ok = run_generate(project, (), backend, model, concurrency, False, False, no_cache)
-    for note in incomplete_notes(project):
-        click.echo(f"note: {note}")
-    results = check_guides(project, [source.key for source in project.sources.sources], jobs)
-    held = blocked(results)
-    click.echo(
-        f"checks: {len(results) - len(held)} of {len(results)} guides clean"
-        + (
-            f"; {len(held)} have error findings and cannot be approved until fixed "
-            f"({', '.join(r.id for r in held)}); run `prepguide check` for details"
-            if held
-            else ""
-        )
+    printer = GeneratePrinter(project)
+    ok = True
+
+    def stage(result: pipeline.Stage) -> None:
+        nonlocal ok
+        if isinstance(result, Generation):
+            ok = printer.finished(result)
+            for note in incomplete_notes(project):
+                click.echo(f"note: {note}")
+        elif isinstance(result, Checked):
+            print_checked(result)
+        else:
+            print_published(project, result)
+
+    pipeline.build(
+        project,
+        preview=preview,
+        backend=backend,
+        model=model,
+        concurrency=concurrency,
+        no_cache=no_cache,
+        jobs=jobs,
+        on_planned=printer.planned,
+        on_progress=printer.progress,
+        on_stage=stage,
     )
-    _publish(project, None, preview, jobs)
     if not ok:
         sys.exit(1)

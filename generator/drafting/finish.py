@@ -13,17 +13,19 @@ import os
 import signal
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from generator.core import collector
 from generator.core.errors import PrepguideError, WorkerError
 from generator.core.workers import _die_with_parent, available_cpus
+from generator.drafting.build import build_guide
+from generator.drafting.plan import PlannedGuide, plan_generation
+from generator.drafting.protocol import DrafterId
+from generator.sources.records import source_files
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from generator.drafting.generate import PlannedGuide
     from generator.drafting.protocol import Drafter, DraftResult
     from generator.guides.document import GuideDoc
     from generator.guides.project import Project
@@ -35,27 +37,10 @@ PROCESS_MIN_RECORDS = 100
 Outcome = tuple[dict[str, str], dict[str, Exception]]
 
 
-@dataclass(frozen=True)
-class DrafterId:
-    """What a guide's provenance records about its drafter, without the drafter's client."""
-
-    backend: str
-    model: str | None
-    version: str
-    prompt_hash: str
-
-    @classmethod
-    def of(cls, drafter: Drafter) -> DrafterId:
-        """Return what a drafter records about itself."""
-        return cls(drafter.backend, drafter.model, drafter.version, drafter.prompt_hash)
-
-
 def build_docs(
     project: Project, drafter: Drafter | DrafterId, items: list[tuple[Source, DraftResult]]
 ) -> tuple[list[GuideDoc], dict[str, str], dict[str, Exception]]:
     """Compose and check each draft; return the documents, the failures and the bugs."""
-    from generator.drafting.generate import build_guide
-
     docs: list[GuideDoc] = []
     failed: dict[str, str] = {}
     bugs: dict[str, Exception] = {}
@@ -88,8 +73,6 @@ def _worker_sources() -> SourceSet:
 def _worker_plan(
     identify: Callable[[Project, Any], DrafterId], spec: Any, ids: list[str] | None, force: bool
 ) -> tuple[DrafterId, list[tuple[str, str, str]]]:
-    from generator.drafting.generate import plan_generation
-
     assert _project is not None
     ident = identify(_project, spec)
     plan = plan_generation(_project, ident, ids, force)
@@ -154,8 +137,6 @@ class Finisher:
     @classmethod
     def for_run(cls, project: Project) -> Finisher:
         """Use a worker when the records are many and a second CPU can run it."""
-        from generator.sources.records import source_files
-
         folder = project.workspace.sources_dir
         count = len(source_files(folder)) if folder.is_dir() else 0
         return cls(project, process=count >= PROCESS_MIN_RECORDS and available_cpus() > 1)
@@ -187,8 +168,6 @@ class Finisher:
 
     def planned(self, drafter: Drafter) -> list[PlannedGuide] | None:
         """Return the worker's plan if it was made for this very drafter, else None."""
-        from generator.drafting.generate import PlannedGuide
-
         if self._plan is None:
             return None
         future, self._plan = self._plan, None

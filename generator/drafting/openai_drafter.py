@@ -16,13 +16,14 @@ from openai.lib._parsing import type_to_response_format_param
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from generator.core.errors import AuthError, DraftError
-from generator.drafting.backends import OPENAI_DRAFTER_VERSION
 from generator.drafting.prompts import PromptSet
-from generator.drafting.protocol import DraftResult
+from generator.drafting.protocol import OPENAI_DRAFTER_VERSION, DraftResult
 from generator.guides.document import Usage
+from generator.guides.project import Project
 from generator.guides.schema import Draft
 from generator.llm.cache import CachedResponse, ResponseCache, request_key
 from generator.llm.calllog import CallLog, CallRecord
+from generator.llm.client import make_client
 from generator.sources.records import Source
 
 DRAFTER_VERSION = OPENAI_DRAFTER_VERSION
@@ -439,3 +440,20 @@ class OpenAIDrafter:
         if self.cache is not None:
             self.cache.close()
         await self.client.close()
+
+
+def open_drafter(
+    project: Project, model: str, prompts: PromptSet, *, key: str, cache: bool = True
+) -> OpenAIDrafter:
+    """Build the drafter over a new client, with the project's response cache and call log."""
+    settings = project.settings.llm
+    client = make_client(key, settings)
+    state = project.workspace.state_dir
+    return OpenAIDrafter(
+        client,
+        model,
+        prompts,
+        max_tokens=settings.max_tokens,
+        cache=ResponseCache.in_state_dir(state) if cache else None,
+        log=CallLog.in_state_dir(state),
+    )

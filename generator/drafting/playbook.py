@@ -18,6 +18,7 @@ from pydantic import (
     model_validator,
 )
 
+from generator.checks.ours import HEADING_WORDS, short_phrase_problems
 from generator.core.errors import ConfigError
 from generator.drafting.prompts import PromptFiles
 
@@ -52,8 +53,6 @@ class Lesson(BaseModel):
     @field_validator("angle", "case_study_title")
     @classmethod
     def _short_phrase(cls, value: str) -> str:
-        from generator.checks.ours import HEADING_WORDS, short_phrase_problems
-
         problems = short_phrase_problems(value.replace("$company", "Company"))
         if problems:
             raise ValueError(

@@ -9,6 +9,9 @@ from generator.guides.document import Usage
 from generator.guides.schema import Draft
 from generator.sources.records import Source
 
+# The OpenAI drafter's version: here, so that naming the drafter needs no SDK import.
+OPENAI_DRAFTER_VERSION = "openai-1"
+
 
 @dataclass
 class DraftResult:
@@ -39,3 +42,18 @@ def prompt_hash_for(drafter: Drafter, source: Source) -> str:
     """Return the prompt hash a draft of this record would carry."""
     per_record = getattr(drafter, "prompt_hash_for", None)
     return per_record(source) if per_record is not None else drafter.prompt_hash
+
+
+@dataclass(frozen=True)
+class DrafterId:
+    """What a guide's provenance records about its drafter, without the drafter's client."""
+
+    backend: str
+    model: str | None
+    version: str
+    prompt_hash: str
+
+    @classmethod
+    def of(cls, drafter: Drafter) -> DrafterId:
+        """Return what a drafter records about itself."""
+        return cls(drafter.backend, drafter.model, drafter.version, drafter.prompt_hash)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import date
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from generator.core.clock import today
 from generator.core.config import CONFIG_NAME, Settings, Workspace, load_settings
@@ -14,9 +13,6 @@ from generator.guides.store import GuideStore
 from generator.sources.citations import CitationView, resolve_originals
 from generator.sources.records import Source, SourceSet, load_sources
 from generator.verify.ledger import Ledger, ledger_path
-
-if TYPE_CHECKING:
-    from generator.checks import CheckContext
 
 
 def require_root(root: Path) -> None:
@@ -73,18 +69,3 @@ class Project:
         vocabulary = {term.strip() for s in records for term in s.tags if term.strip()}
         companies = {s.company.strip() for s in records if s.company.strip()}
         return tuple(sorted(vocabulary)), tuple(sorted(companies))
-
-    def check_context(self, source: Source) -> CheckContext:
-        """Return what the checks need to judge a guide of this source."""
-        from generator.checks import CheckContext
-
-        vocabulary, companies = self.database_terms
-        return CheckContext(
-            source=source,
-            originals=self.originals(source),
-            today=self.today,
-            freshness_days=self.settings.checks.freshness_days,
-            site_name=self.settings.site.name,
-            vocabulary=vocabulary,
-            companies=companies,
-        )

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 
 from generator.checks import check_guide
+from generator.checks.runner import check_context
 from generator.core.errors import GuideError, PrepguideError, ReviewError
 from generator.guides.document import GuideDoc, parse
 from generator.guides.findings import Finding, count
@@ -193,7 +194,7 @@ def inspect(project: Project, guide_id: str) -> GuideReview:
         )
     state = current_state(guide_id, doc, stored)
     source = project.source(doc.meta.source)
-    findings = check_guide(doc, project.check_context(source)) if source else []
+    findings = check_guide(doc, check_context(project, source)) if source else []
     problem = None if source else "no valid source record; run `prepguide sources check`"
     live_failures = _live_failures(project, guide_id, state, doc, findings)
     flags = replace(_flags(project, doc, state), fails_current_checks=bool(live_failures))

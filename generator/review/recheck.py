@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from generator.checks import UNDATED_RULES, check_body, check_dated, doc_evidence, verdict_key
+from generator.checks.runner import check_context
 from generator.guides.document import GuideDoc
 from generator.guides.findings import Finding
 from generator.guides.project import Project
@@ -56,7 +57,7 @@ def judge_live(
     The undated rules run only when neither the approval (its checks key) nor an earlier
     verdict (lookup) judged this text against these records; the dated rules always run.
     """
-    context = project.check_context(source)
+    context = check_context(project, source)
     key = verdict_key(doc, context)
     fresh: list[str] | None = None
     if key == live.checks_key:

@@ -7,6 +7,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from generator.checks import check_guide, has_errors, verdict_key
+from generator.checks.runner import check_context
 from generator.core.clock import iso, now
 from generator.core.errors import ReviewError
 from generator.guides.document import GuideDoc
@@ -151,7 +152,7 @@ def approve(
                 "no valid source record to check against; run `prepguide sources check`",
                 "review.source",
             )
-        context = project.check_context(source)
+        context = check_context(project, source)
         findings = check_guide(doc, context)
         if has_errors(findings):
             reasons = "; ".join(

@@ -9,6 +9,7 @@ import yaml
 from checkhelp import complete_records, run_prepguide
 
 from generator.checks import check_body
+from generator.checks.runner import check_context
 from generator.guides.compose import originals_block
 from generator.guides.document import section_kind
 from generator.guides.project import Project
@@ -69,7 +70,7 @@ def test_human_written_seed_guide_raises_no_finding(tmp_path: Path) -> None:
     project = seed_project(tmp_path)
     assert project.sources.problems == []
     record = project.source("meta-gem-training")
-    ctx = project.check_context(record)
+    ctx = check_context(project, record)
     text = seed_body(ctx.originals)
     seed_lines = (DATA / "seed_004_guide.txt").read_text(encoding="utf-8").splitlines()
     # The record renders exactly the citation the seed shows.
@@ -80,7 +81,7 @@ def test_human_written_seed_guide_raises_no_finding(tmp_path: Path) -> None:
 
 def test_seed_guide_with_an_injected_change_is_flagged(tmp_path: Path) -> None:
     project = seed_project(tmp_path)
-    ctx = project.check_context(project.source("meta-gem-training"))
+    ctx = check_context(project, project.source("meta-gem-training"))
     text = seed_body(ctx.originals).replace(
         "It reports end-to-end gains", "It reports 3x end-to-end gains"
     )

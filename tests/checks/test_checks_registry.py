@@ -11,6 +11,7 @@ import pytest
 
 from generator.checks import check_body
 from generator.checks.registry import RULE_DOCS, rules_table, run_example
+from generator.checks.runner import check_context
 from generator.core.codeversion import import_closure, module_version
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -181,7 +182,7 @@ def test_verdict_key_changes_with_every_undated_input_and_not_with_the_date(work
     project = Project(workspace)
     source = project.sources.sources[0]
     doc = project.guides.read(source.key)
-    ctx = project.check_context(source)
+    ctx = check_context(project, source)
     key = verdict_key(doc, ctx)
     assert verdict_key(doc, replace(ctx, today=date(2030, 1, 1))) == key
     changed = [

@@ -21,9 +21,10 @@ from generator.core.errors import WorkerError
 from generator.drafting import finish
 from generator.drafting.backends import openai_drafter_id
 from generator.drafting.finish import Finisher
-from generator.drafting.generate import plan_generation, run_generation
 from generator.drafting.openai_drafter import OpenAIDrafter
+from generator.drafting.plan import plan_generation
 from generator.drafting.prompts import PromptSet
+from generator.drafting.run import run_generation
 from generator.guides.project import Project
 from generator.llm.calllog import CallLog
 

@@ -26,9 +26,10 @@ from fakes.openai_server import (
 from openai import AsyncOpenAI
 
 from generator.core.errors import AuthError, DraftError
-from generator.drafting.generate import plan_generation, run_generation
 from generator.drafting.openai_drafter import OpenAIDrafter
+from generator.drafting.plan import plan_generation
 from generator.drafting.prompts import PromptSet
+from generator.drafting.run import run_generation
 from generator.guides.project import Project
 from generator.llm.cache import ResponseCache
 from generator.llm.calllog import CallLog, read_calls

@@ -16,7 +16,8 @@ from pathlib import Path
 import yaml
 
 from generator.drafting.backends import make_drafter
-from generator.drafting.generate import plan_generation, run_generation
+from generator.drafting.plan import plan_generation
+from generator.drafting.run import run_generation
 from generator.guides.compose import originals_block
 from generator.guides.document import GuideDoc, serialize
 from generator.guides.project import Project

@@ -12,6 +12,7 @@ import yaml
 from click.testing import CliRunner
 from fakes.link_server import LinkServer
 
+from generator.checks.runner import check_context
 from generator.cli import cli
 from generator.guides.project import Project
 from generator.sources.records import load_sources
@@ -118,7 +119,7 @@ def test_effective_checked_date_reaches_check_and_guides(root, site):
     assert verify(root, "alpha").exit_code == 0
 
     project = Project(root)
-    views = project.check_context(project.source("alpha")).originals
+    views = check_context(project, project.source("alpha")).originals
     assert [v.checked for v in views] == [date(2026, 11, 30), date(2026, 11, 30)]
     assert [v.link_status for v in views] == ["live", "live"]
 

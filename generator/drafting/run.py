@@ -1,4 +1,4 @@
-"""Generation: plan which guides need drafting, draft them concurrently, write each atomically."""
+"""Running a generation: draft the planned guides concurrently, finish and write each one."""
 
 from __future__ import annotations
 
@@ -7,30 +7,20 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Literal
 
 from generator.core import collector
-from generator.core.clock import iso, now
-from generator.core.errors import AuthError, GuideError, PrepguideError
-from generator.core.fsio import remove_orphaned_temp_files, sha256_text
+from generator.core.errors import AuthError, PrepguideError
+from generator.core.fsio import remove_orphaned_temp_files
+from generator.drafting.backends import make_drafter, openai_drafter_id, resolve_backend
 from generator.drafting.finish import Finisher
-from generator.drafting.protocol import Drafter, DraftResult, prompt_hash_for
-from generator.guides.compose import compose_body, disclaimer
-from generator.guides.document import GuideDoc, GuideMeta, Provenance, ReportedEvidence
+from generator.drafting.plan import Planned, PlannedGuide, missing_ids, plan_generation
+from generator.drafting.protocol import Drafter, DraftResult
 from generator.guides.project import Project
 from generator.sources.records import Source
 
-Action = Literal["generate", "skip"]
 # Finished drafts wait at most this long (or until this many are ready) to be written together.
 WRITE_DELAY = 0.25
 WRITE_BATCH = 64
-
-
-@dataclass(frozen=True)
-class PlannedGuide:
-    source: Source
-    action: Action
-    reason: str
 
 
 @dataclass
@@ -44,77 +34,6 @@ class GenerateReport:
     completion_tokens: int = 0
     elapsed: float = 0.0
     aborted: str | None = None
-
-
-def plan_generation(
-    project: Project, drafter: Drafter, ids: list[str] | None, force: bool
-) -> list[PlannedGuide]:
-    """Decide, per valid source, whether its guide must be drafted."""
-    wanted = set(ids) if ids else None
-    plan = []
-    for source in project.sources.sources:
-        if wanted is not None and source.key not in wanted:
-            continue
-        plan.append(_plan_one(project, drafter, source, force))
-    return plan
-
-
-def _plan_one(project: Project, drafter: Drafter, source: Source, force: bool) -> PlannedGuide:
-    if force:
-        return PlannedGuide(source, "generate", "--force")
-    try:
-        existing = project.guides.read(source.key)
-    except GuideError as exc:
-        return PlannedGuide(source, "generate", f"existing guide unreadable: {exc.message}")
-    if existing is None:
-        return PlannedGuide(source, "generate", "new")
-    made = existing.meta.provenance
-    source_hash = source.content_hash()
-    current = (source_hash, prompt_hash_for(drafter, source), drafter.backend, drafter.model)
-    if (made.source_hash, made.prompt_hash, made.backend, made.model) == current:
-        if disclaimer(project.settings.site.name) not in existing.body:
-            return PlannedGuide(source, "generate", "site name or disclaimer changed")
-        return PlannedGuide(source, "skip", "unchanged")
-    if made.source_hash != source_hash:
-        return PlannedGuide(source, "generate", "source changed")
-    return PlannedGuide(source, "generate", "prompt or backend changed")
-
-
-def build_guide(project: Project, drafter: Drafter, source: Source, result) -> GuideDoc:
-    """Compose, check and wrap a draft into a guide document."""
-    from generator.checks import check_guide
-
-    ctx = project.check_context(source)
-    body = compose_body(result.draft, source, ctx.originals, project.settings.site.name)
-    meta = GuideMeta(
-        id=source.key,
-        source=source.key,
-        company=source.company,
-        title=source.title,
-        provenance=Provenance(
-            backend=drafter.backend,
-            model=result.model or drafter.model,
-            drafter_version=drafter.version,
-            prompt_hash=result.prompt_hash or drafter.prompt_hash,
-            source_hash=source.content_hash(),
-            generated_at=iso(now()),
-            usage=result.usage,
-            via="batch" if result.batch_id else None,
-            batch_id=result.batch_id,
-            generic_lesson=result.generic_lesson,
-        ),
-        generated_hash=sha256_text(body),
-        # The model's quote behind each reported statement: the checks and review use it.
-        evidence=[
-            ReportedEvidence(text=" ".join(s.text.split()), quote=s.quote)
-            for s in result.draft.reported
-        ]
-        if drafter.backend != "offline"
-        else [],
-    )
-    doc = GuideDoc(meta=meta, body=body)
-    doc.meta.findings = check_guide(doc, ctx)
-    return doc
 
 
 async def run_generation(
@@ -262,3 +181,89 @@ async def run_generation(
     report.generated.sort()
     report.elapsed = time.monotonic() - started
     return report
+
+
+@dataclass
+class Generation:
+    """What `generate` did: the drafter, its plan and the run's report."""
+
+    planned: Planned
+    report: GenerateReport
+
+
+def generate(
+    project: Project,
+    ids: list[str] | tuple[str, ...] = (),
+    backend: str = "auto",
+    model: str | None = None,
+    *,
+    concurrency: int | None = None,
+    force: bool = False,
+    no_cache: bool = False,
+    on_planned: Callable[[Planned], None] | None = None,
+    on_progress: Callable[[GenerateReport], None] | None = None,
+) -> Generation:
+    """Draft the guides of new or changed records (or the named ones) and write them."""
+    chosen = resolve_backend(backend)
+    if chosen != "openai":
+        return _generate(
+            project, ids, chosen, model, concurrency, force, no_cache, None, on_planned, on_progress
+        )
+    # A large run forks its finishing worker now: it reads the records and plans the run
+    # (reading every existing guide) while this process imports the SDK (with the OpenAI
+    # drafter), so neither waits for the other.
+    with Finisher.for_run(project) as finisher:
+        if not finisher.in_process:
+            finisher.plan_ahead(openai_drafter_id, model, list(ids) or None, force)
+            with collector.paused():
+                import generator.drafting.openai_drafter  # noqa: F401
+                import generator.llm.transport  # noqa: F401
+        return _generate(
+            project,
+            ids,
+            chosen,
+            model,
+            concurrency,
+            force,
+            no_cache,
+            finisher,
+            on_planned,
+            on_progress,
+        )
+
+
+def _generate(
+    project: Project,
+    ids: list[str] | tuple[str, ...],
+    chosen: str,
+    model: str | None,
+    concurrency: int | None,
+    force: bool,
+    no_cache: bool,
+    finisher: Finisher | None,
+    on_planned: Callable[[Planned], None] | None,
+    on_progress: Callable[[GenerateReport], None] | None,
+) -> Generation:
+    """Plan (or take the worker's plan), then draft."""
+    # The drafter needs no records: it is made while a finishing worker may still read them.
+    drafter = make_drafter(project, chosen, model, cache=not no_cache)
+    if finisher is not None:
+        finisher.take_sources()
+    missing = missing_ids(project, ids)
+    plan = finisher.planned(drafter) if finisher is not None else None
+    if plan is None:
+        plan = plan_generation(project, drafter, list(ids) or None, force)
+    planned = Planned(drafter, plan, missing)
+    if on_planned is not None:
+        on_planned(planned)
+    report = asyncio.run(
+        run_generation(
+            project,
+            drafter,
+            plan,
+            concurrency=concurrency or project.settings.llm.concurrency,
+            on_progress=on_progress,
+            finisher=finisher,
+        )
+    )
+    return Generation(planned, report)
