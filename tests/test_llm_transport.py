@@ -54,7 +54,15 @@ class RawServer:
             writer.close()
 
 
-def post_all(server: RawServer, count: int, *, pause: float = 0.0, timeout: float = 5.0):
+def post_all(
+    server: RawServer,
+    count: int,
+    *,
+    pause: float = 0.0,
+    timeout: float = 5.0,
+    limit: int = 1000,
+    body: dict | None = None,
+):
     """Post `count` requests one after another through the SDK; return their answers."""
 
     async def go():
@@ -64,13 +72,13 @@ def post_all(server: RawServer, count: int, *, pause: float = 0.0, timeout: floa
             api_key="sk-test",
             base_url=f"http://127.0.0.1:{port}/v1",
             max_retries=0,
-            http_client=bounded_http_client(timeout, limit=1000),
+            http_client=bounded_http_client(timeout, limit=limit),
         )
         answers = []
         try:
             for _ in range(count):
                 answer = await client.post(
-                    "/chat/completions", cast_to=httpx2.Response, body={"model": "m"}
+                    "/chat/completions", cast_to=httpx2.Response, body=body or {"model": "m"}
                 )
                 answers.append(answer.content)
                 await asyncio.sleep(pause)
@@ -141,3 +149,12 @@ def test_a_server_that_accepts_but_never_answers_times_out() -> None:
     server.handle = silent
     with pytest.raises(openai.APITimeoutError):
         post_all(server, 1, timeout=0.3)
+
+
+def test_a_request_and_an_answer_larger_than_the_socket_buffers_go_through_whole() -> None:
+    # Megabytes each way: sending waits on a full send buffer and reading pauses and resumes.
+    big = json.dumps({"ok": "y" * 3_000_000}).encode()
+    server = RawServer(reply(big), reply(big))
+    body = {"model": "m", "messages": [{"role": "user", "content": "x" * 5_000_000}]}
+    assert post_all(server, 2, limit=4_000_000, body=body) == [big] * 2
+    assert server.connections == 1
