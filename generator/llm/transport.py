@@ -78,14 +78,14 @@ class _Connection(asyncio.Protocol):
         self.closed = True
         self._wake()
         if self._writable is not None and not self._writable.done():
-            self._writable.set_result(None)
+            self._writable.set_result(True)
 
     def pause_writing(self) -> None:
         self._writable = asyncio.get_running_loop().create_future()
 
     def resume_writing(self) -> None:
         if self._writable is not None and not self._writable.done():
-            self._writable.set_result(None)
+            self._writable.set_result(True)
         self._writable = None
 
     def _wake(self) -> None:
@@ -105,6 +105,7 @@ class _Connection(asyncio.Protocol):
             self.transport.close()
 
     async def _wait(self, future: asyncio.Future, until: float) -> None:
+        """Wait for a future that resolves True; the timer resolves it False at `until`."""
         loop = asyncio.get_running_loop()
         timer = loop.call_at(until, _expire, future)
         try:

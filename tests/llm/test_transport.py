@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import ssl
+from pathlib import Path
 
 import httpx2
 import openai
@@ -13,6 +15,8 @@ from openai import AsyncOpenAI
 from generator.llm.transport import ResponseTooLarge, bounded_http_client
 
 ANSWER = json.dumps({"ok": True}).encode()
+# A self-signed certificate for 127.0.0.1, valid until 2125; the test trusts it or does not.
+TLS = Path(__file__).parent / "fakes" / "tls"
 
 
 def reply(body: bytes = ANSWER, *, extra: bytes = b"", length: bool = True) -> bytes:
@@ -54,23 +58,36 @@ class RawServer:
             writer.close()
 
 
-def post_all(server: RawServer, count: int, *, pause: float = 0.0, timeout: float = 5.0):
+def post_all(
+    server: RawServer,
+    count: int,
+    *,
+    pause: float = 0.0,
+    timeout: float = 5.0,
+    limit: int = 1000,
+    tls: bool = False,
+    body: dict | None = None,
+):
     """Post `count` requests one after another through the SDK; return their answers."""
 
     async def go():
-        listener = await asyncio.start_server(server.handle, "127.0.0.1", 0)
+        context = None
+        if tls:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(TLS / "cert.pem", TLS / "key.pem")
+        listener = await asyncio.start_server(server.handle, "127.0.0.1", 0, ssl=context)
         port = listener.sockets[0].getsockname()[1]
         client = AsyncOpenAI(
             api_key="sk-test",
-            base_url=f"http://127.0.0.1:{port}/v1",
+            base_url=f"{'https' if tls else 'http'}://127.0.0.1:{port}/v1",
             max_retries=0,
-            http_client=bounded_http_client(timeout, limit=1000),
+            http_client=bounded_http_client(timeout, limit=limit),
         )
         answers = []
         try:
             for _ in range(count):
                 answer = await client.post(
-                    "/chat/completions", cast_to=httpx2.Response, body={"model": "m"}
+                    "/chat/completions", cast_to=httpx2.Response, body=body or {"model": "m"}
                 )
                 answers.append(answer.content)
                 await asyncio.sleep(pause)
@@ -141,3 +158,31 @@ def test_a_server_that_accepts_but_never_answers_times_out() -> None:
     server.handle = silent
     with pytest.raises(openai.APITimeoutError):
         post_all(server, 1, timeout=0.3)
+
+
+def test_https_to_a_trusted_certificate_is_answered_over_one_kept_alive_connection(
+    monkeypatch,
+) -> None:
+    monkeypatch.setenv("SSL_CERT_FILE", str(TLS / "cert.pem"))
+    server = RawServer()
+    assert post_all(server, 3, tls=True) == [ANSWER] * 3
+    assert server.connections == 1
+
+
+def test_https_to_an_untrusted_certificate_is_refused(monkeypatch) -> None:
+    monkeypatch.delenv("SSL_CERT_FILE", raising=False)
+    monkeypatch.delenv("SSL_CERT_DIR", raising=False)
+    server = RawServer()
+    with pytest.raises(openai.APIConnectionError) as caught:
+        post_all(server, 1, tls=True)
+    assert "CERTIFICATE_VERIFY_FAILED" in str(caught.value.__cause__)
+    assert server.requests == 0
+
+
+def test_a_request_and_an_answer_larger_than_the_socket_buffers_go_through_whole() -> None:
+    # Megabytes each way: sending waits on a full send buffer and reading pauses and resumes.
+    big = json.dumps({"ok": "y" * 3_000_000}).encode()
+    server = RawServer(reply(big), reply(big))
+    body = {"model": "m", "messages": [{"role": "user", "content": "x" * 5_000_000}]}
+    assert post_all(server, 2, limit=4_000_000, body=body) == [big] * 2
+    assert server.connections == 1
