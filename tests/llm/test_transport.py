@@ -16,7 +16,7 @@ from generator.llm.transport import ResponseTooLarge, bounded_http_client
 
 ANSWER = json.dumps({"ok": True}).encode()
 # A self-signed certificate for 127.0.0.1, valid until 2125; the test trusts it or does not.
-TLS = Path(__file__).parent / "fakes" / "tls"
+TLS = Path(__file__).parents[1] / "fakes" / "tls"
 
 
 def reply(body: bytes = ANSWER, *, extra: bytes = b"", length: bool = True) -> bytes:
