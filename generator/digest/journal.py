@@ -46,6 +46,13 @@ def read(path: Path) -> tuple[list[dict], list[BadLine]]:
     return rows, bad
 
 
+def _is_row(line: bytes) -> bool:
+    try:
+        return isinstance(json.loads(line), dict)
+    except ValueError:
+        return False
+
+
 class Journal:
     """An open append-only file: each append is one fsynced line."""
 
@@ -67,8 +74,8 @@ class Journal:
         if tail.endswith(b"\n"):
             return
         cut = tail.rfind(b"\n")
-        if cut < 0 and size > 65536:
-            os.write(self.fd, b"\n")
+        if (cut < 0 and size > 65536) or _is_row(tail[cut + 1 :]):
+            os.write(self.fd, b"\n")  # a complete row lacking only its newline is kept
             return
         os.ftruncate(self.fd, size - len(tail) + cut + 1)
 
