@@ -10,6 +10,7 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
 from email.header import Header
+from email.headerregistry import Address
 from email.message import EmailMessage
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
@@ -168,6 +169,7 @@ def personal_message(parts: FrozenParts, recipient: str, name: str | None, token
     message.attach(_part(parts.html.replace(TOKEN_MARK, token), "html"))
     if recipient.isascii():
         return message.as_bytes(policy=SMTP_LINES)
-    # An internationalised local part goes out raw (SMTPUTF8); only the name is encoded.
-    to = formataddr((name or "", recipient), charset="utf-8")
+    # An internationalised address goes out as UTF-8 (SMTPUTF8, RFC 6532 headers).
+    local, _, domain = recipient.rpartition("@")
+    to = str(Address(display_name=name or "", username=local, domain=domain))
     return f"To: {to}\r\n".encode() + message.as_bytes(policy=SMTP_LINES)
