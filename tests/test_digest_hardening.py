@@ -15,6 +15,7 @@ import pytest
 from fakes.smtp_server import SmtpServer
 from test_digest import DIGEST_SETTINGS, EXTRA_RECORDS, REPO, SECRET, WEEK, run, write_subscribers
 
+from generator.digest import tokens
 from generator.digest.addresses import AddressError, parse_mailbox
 from generator.digest.lock import send_lock
 
@@ -156,10 +157,15 @@ def test_a_damaged_suppression_line_stops_the_send_naming_file_and_line(root, tm
         assert f"{path}: line 2 " in result.stderr and "nothing was sent" in result.stderr
         assert "Traceback" not in result.stderr
         assert server.mailbox.count() == 0
-        again = prepguide(
-            root, "digest", "unsubscribe", "x.y", env={"PREPGUIDE_DIGEST_SECRET": SECRET}
-        )
-        assert again.returncode == 1 and path.read_bytes().endswith(DAMAGE[damage])
+    # An unsubscribe arriving now is still recorded, and the damaged line is kept for a human.
+    token = tokens.sign(SECRET, "new@example.org")
+    later = prepguide(root, "digest", "unsubscribe", token, env={"PREPGUIDE_DIGEST_SECRET": SECRET})
+    assert later.returncode == 0 and f"warning: recorded, but {path}: line 2 " in later.stderr
+    raw = path.read_bytes()
+    assert DAMAGE[damage].rstrip(b"\n") + b"\n" in raw
+    assert json.loads(raw.splitlines()[-1])["email"] == "new@example.org"
+    with SmtpServer() as server:
+        assert send(root, subscribers, server).returncode == 1 and server.mailbox.count() == 0
 
 
 def test_a_torn_tail_without_an_address_is_ignored_with_a_warning(root, tmp_path):

@@ -165,5 +165,11 @@ def digest_unsubscribe(ctx: Context, token: str) -> None:
     """Verify an unsubscribe token and add its address to the suppression list."""
     from generator.digest import build, send
 
-    address = send.unsubscribe(_secret(), token, build.suppression_path(ctx.project))
+    address, damage = send.unsubscribe(_secret(), token, build.suppression_path(ctx.project))
     click.echo(f"unsubscribed {address}: no later issue is sent to it")
+    if damage:
+        click.echo(
+            f"warning: recorded, but {damage.replace('; nothing was sent', '')}; "
+            "`digest send` refuses to run until it is fixed",
+            err=True,
+        )

@@ -56,8 +56,9 @@ def _is_row(line: bytes) -> bool:
 class Journal:
     """An open append-only file: each append is one fsynced line."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, keep_torn_tail: bool = False) -> None:
         self.path = path
+        self.keep_torn_tail = keep_torn_tail
         path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self.fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
@@ -74,7 +75,7 @@ class Journal:
         if tail.endswith(b"\n"):
             return
         cut = tail.rfind(b"\n")
-        if (cut < 0 and size > 65536) or _is_row(tail[cut + 1 :]):
+        if (cut < 0 and size > 65536) or self.keep_torn_tail or _is_row(tail[cut + 1 :]):
             os.write(self.fd, b"\n")  # a complete row lacking only its newline is kept
             return
         os.ftruncate(self.fd, size - len(tail) + cut + 1)

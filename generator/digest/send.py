@@ -19,7 +19,7 @@ from generator.digest import journal, tokens
 from generator.digest.addresses import AddressError, address_key
 from generator.digest.mail import FrozenParts, personal_message
 from generator.digest.subscribers import Subscriber
-from generator.digest.suppressions import read_suppressions
+from generator.digest.suppressions import SuppressionError, read_suppressions
 
 # The name we greet the server with; socket.getfqdn() can stall on a reverse DNS lookup.
 LOCAL_NAME = socket.gethostname() or "localhost"
@@ -298,10 +298,16 @@ def _reset(client: smtplib.SMTP) -> smtplib.SMTP | None:
     return client
 
 
-def unsubscribe(secret: str, token: str, suppression_path: Path, via: str = "token") -> str:
-    """Verify a token and add its address to the suppression list; return the address."""
+def unsubscribe(
+    secret: str, token: str, suppression_path: Path, via: str = "token"
+) -> tuple[str, str | None]:
+    """Verify a token and add its address to the suppression list; return it and any damage."""
     address = _key(tokens.verify(secret, token))
-    if address not in suppressed_addresses(suppression_path):
-        with journal.Journal(suppression_path) as suppressions:
+    try:
+        listed, damage = address in suppressed_addresses(suppression_path), None
+    except SuppressionError as exc:
+        listed, damage = False, str(exc)  # record the unsubscribe anyway; keep the damaged line
+    if not listed:
+        with journal.Journal(suppression_path, keep_torn_tail=True) as suppressions:
             suppressions.append({"time": iso(now()), "email": address, "via": via})
-    return address
+    return address, damage
