@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from pathlib import Path
@@ -78,7 +79,10 @@ def digest_build(ctx: Context, week: str | None) -> None:
 def digest_send(ctx: Context, week: str, subscribers_file: Path, dry_run: bool, resend_uncertain):
     """Send a frozen issue to each confirmed subscriber once."""
     from generator.digest import build, send
+    from generator.digest.lock import send_lock
+    from generator.digest.mail import MailError, read_frozen
     from generator.digest.subscribers import read_subscribers
+    from generator.digest.suppressions import read_suppressions
 
     project = ctx.project
     chosen = _week(project, week)
@@ -86,42 +90,57 @@ def digest_send(ctx: Context, week: str, subscribers_file: Path, dry_run: bool, 
     path = build.issue_path(project, chosen)
     if not path.exists():
         fail(f"{path}: no frozen issue; run `prepguide digest build --week {chosen.label}`", 2)
+    try:
+        parts = read_frozen(path.read_bytes())
+    except MailError as exc:
+        fail(f"{path}: the frozen issue cannot be sent: {exc}; nothing was sent", 1)
+    settings = None
+    if not dry_run:
+        settings = send.smtp_settings(
+            os.environ.get("PREPGUIDE_SMTP_URL"),
+            os.environ.get("PREPGUIDE_SMTP_USER"),
+            os.environ.get("PREPGUIDE_SMTP_PASSWORD"),
+        )
     subscribers, problems = read_subscribers(subscribers_file)
     for problem in problems:
         click.echo(f"warning: {problem}", err=True)
-    plan = send.plan_send(
-        chosen.label,
-        subscribers,
-        send.suppressed_addresses(build.suppression_path(project)),
-        send.deliveries(build.ledger_path(project), chosen.label),
-        resend_uncertain,
+    lock = (
+        contextlib.nullcontext()
+        if dry_run
+        else send_lock(project.workspace.digest_dir, chosen.label)
     )
-    click.echo(
-        f"{chosen.label}: {len(plan.to_send)} to send, {plan.already_sent} already sent, "
-        f"{plan.suppressed} unsubscribed, {plan.unconfirmed} not confirmed, "
-        f"{len(plan.uncertain)} uncertain"
-    )
-    for address in plan.uncertain:
-        click.echo(
-            f"  uncertain {address}: a run stopped while sending; it may have arrived "
-            "(resend with --resend-uncertain)"
+    with lock:
+        suppressions = read_suppressions(build.suppression_path(project))
+        for notice in suppressions.notices:
+            click.echo(f"warning: {notice}", err=True)
+        plan = send.plan_send(
+            chosen.label,
+            subscribers,
+            suppressions.keys,
+            send.deliveries(build.ledger_path(project), chosen.label),
+            resend_uncertain,
         )
-    if dry_run:
-        click.echo("dry run: nothing sent")
-        return
-    settings = send.smtp_settings(
-        os.environ.get("PREPGUIDE_SMTP_URL"),
-        os.environ.get("PREPGUIDE_SMTP_USER"),
-        os.environ.get("PREPGUIDE_SMTP_PASSWORD"),
-    )
-    report = send.send_issue(
-        plan,
-        path.read_bytes(),
-        settings=settings,
-        secret=secret,
-        ledger_path=build.ledger_path(project),
-        per_minute=project.settings.digest.per_minute,
-    )
+        click.echo(
+            f"{chosen.label}: {len(plan.to_send)} to send, {plan.already_sent} already sent, "
+            f"{plan.suppressed} unsubscribed, {plan.unconfirmed} not confirmed, "
+            f"{len(plan.uncertain)} uncertain"
+        )
+        for address in plan.uncertain:
+            click.echo(
+                f"  uncertain {address}: a run stopped while sending; it may have arrived "
+                "(resend with --resend-uncertain)"
+            )
+        if dry_run:
+            click.echo("dry run: nothing sent")
+            sys.exit(1 if plan.uncertain else 0)
+        report = send.send_issue(
+            plan,
+            parts,
+            settings=settings,
+            secret=secret,
+            ledger_path=build.ledger_path(project),
+            per_minute=project.settings.digest.per_minute,
+        )
     click.echo(
         f"sent {report.sent}, failed {len(report.failed)}, uncertain {len(report.uncertain)}"
     )
@@ -129,7 +148,13 @@ def digest_send(ctx: Context, week: str, subscribers_file: Path, dry_run: bool, 
         click.echo(f"  failed {address}: {detail}", err=True)
     for address in report.uncertain:
         click.echo(f"  uncertain {address}: the server did not confirm; not resent", err=True)
-    if report.failed or report.uncertain:
+    if report.failed or report.uncertain or plan.uncertain:
+        if plan.uncertain:
+            click.echo(
+                f"{len(plan.uncertain)} recipient(s) from an earlier run are still uncertain; "
+                "check them, then resend with --resend-uncertain",
+                err=True,
+            )
         sys.exit(1)
 
 
@@ -140,5 +165,11 @@ def digest_unsubscribe(ctx: Context, token: str) -> None:
     """Verify an unsubscribe token and add its address to the suppression list."""
     from generator.digest import build, send
 
-    address = send.unsubscribe(_secret(), token, build.suppression_path(ctx.project))
+    address, damage = send.unsubscribe(_secret(), token, build.suppression_path(ctx.project))
     click.echo(f"unsubscribed {address}: no later issue is sent to it")
+    if damage:
+        click.echo(
+            f"warning: recorded, but {damage.replace('; nothing was sent', '')}; "
+            "`digest send` refuses to run until it is fixed",
+            err=True,
+        )

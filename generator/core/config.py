@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import email.policy
+import re
 import tomllib
+import unicodedata
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
+import idna
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from generator.core.errors import ConfigError
@@ -83,11 +87,67 @@ class DigestSettings(_Section):
     def _web(cls, value: str | None, info) -> str | None:
         if value is None:
             return None
-        parts = urlsplit(value)
+        try:
+            parts = urlsplit(value)
+        except ValueError as exc:
+            raise ValueError(f"{value!r} is not a URL ({exc})") from None
         schemes = ("https",) if info.field_name == "unsubscribe_url" else ("http", "https")
         if parts.scheme not in schemes or not parts.netloc:
             raise ValueError(f"must be an absolute {' or '.join(schemes)} URL")
+        if info.field_name == "unsubscribe_url":
+            _unsubscribe_problem(value, parts)
         return value
+
+    @field_validator("sender")
+    @classmethod
+    def _sender(cls, value: str | None) -> str | None:
+        if value is not None:
+            _sender_problem(value)
+        return value
+
+
+URL_CHARS = re.compile(r"[A-Za-z0-9\-._~:/?\[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2}")
+
+
+def _unsubscribe_problem(value: str, parts) -> None:
+    """Refuse an unsubscribe URL that would lose or leak the token appended to it."""
+    if "#" in value:
+        raise ValueError(f"{value!r} has a #fragment, after which the token would be lost")
+    bad = URL_CHARS.sub("", value)
+    if bad:
+        raise ValueError(
+            f"{value!r} holds {bad[0]!r}, which ends the <...> of List-Unsubscribe or is not "
+            "allowed in a URL; percent-encode it"
+        )
+    if "@" in parts.netloc:
+        raise ValueError(f"{value!r} carries a user name or password; remove them")
+    if any(key == "token" for key, _ in parse_qsl(parts.query, keep_blank_values=True)):
+        raise ValueError(f"{value!r} already has a token= parameter; the reader's is added")
+
+
+def _sender_problem(value: str) -> None:
+    """Refuse a sender that is not one plain address with an encodable domain."""
+    if any(unicodedata.category(char) in ("Cc", "Cf") for char in value):
+        raise ValueError(f"{value!r} contains a control character; write it on one line")
+    try:
+        header = email.policy.default.header_factory("from", value)
+        addresses = header.addresses
+    except (ValueError, IndexError, TypeError) as exc:
+        raise ValueError(f"{value!r} is not a mail address ({exc})") from None
+    if header.defects or len(addresses) != 1 or not addresses[0].domain:
+        raise ValueError(f"{value!r} is not one address such as Prepguide <digest@example.org>")
+    address = addresses[0]
+    hidden = f"{address.display_name}{address.username}"
+    if any(unicodedata.category(char) in ("Cc", "Cf") for char in hidden):
+        raise ValueError(f"{value!r} hides a control character in an encoded word")
+    if not address.username.isascii():
+        raise ValueError(f"{value!r} has a non-ASCII local part; use an ASCII sender address")
+    try:
+        domain = idna.encode(address.domain.rstrip("."), uts46=True).decode("ascii")
+    except (idna.IDNAError, UnicodeError) as exc:
+        raise ValueError(f"{value!r} has a domain that is not a valid name ({exc})") from None
+    if "." not in domain:
+        raise ValueError(f"{value!r} has a domain without a dot")
 
 
 class Settings(_Section):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
+from email.utils import formataddr
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -11,8 +12,9 @@ from generator.core.clock import now
 from generator.core.errors import ConfigError, PrepguideError
 from generator.core.fsio import atomic_write_bytes
 from generator.digest import journal
+from generator.digest.addresses import AddressError, parse_mailbox
 from generator.digest.issue import DigestIssue, Week, build_issue
-from generator.digest.mail import frozen_message
+from generator.digest.mail import frozen_message, header_problem
 from generator.guides.project import Project
 from generator.review import read_state
 from generator.sources.records import Source
@@ -80,7 +82,23 @@ def _mail_settings(project: Project) -> tuple[str, str, str]:
             path=project.workspace.config_path,
             field=f"digest.{missing[0]}",
         )
-    return settings.sender, settings.footer, settings.unsubscribe_url
+    site_name = project.settings.site.name
+    problem = header_problem(site_name)
+    if problem:
+        raise ConfigError(
+            f"the site name is used in the digest's Subject and List-Id headers and {problem}; "
+            "write it on one line without encoded words",
+            path=project.workspace.config_path,
+            field="site.name",
+        )
+    try:
+        mailbox = parse_mailbox(settings.sender)
+    except AddressError as exc:
+        raise ConfigError(
+            str(exc), path=project.workspace.config_path, field="digest.sender"
+        ) from None
+    sender = formataddr((mailbox.display_name, mailbox.address))
+    return sender, settings.footer, settings.unsubscribe_url
 
 
 def freeze_issue(project: Project, week: Week) -> FrozenIssue:

@@ -46,11 +46,19 @@ def read(path: Path) -> tuple[list[dict], list[BadLine]]:
     return rows, bad
 
 
+def _is_row(line: bytes) -> bool:
+    try:
+        return isinstance(json.loads(line), dict)
+    except ValueError:
+        return False
+
+
 class Journal:
     """An open append-only file: each append is one fsynced line."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, keep_torn_tail: bool = False) -> None:
         self.path = path
+        self.keep_torn_tail = keep_torn_tail
         path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self.fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
@@ -67,8 +75,8 @@ class Journal:
         if tail.endswith(b"\n"):
             return
         cut = tail.rfind(b"\n")
-        if cut < 0 and size > 65536:
-            os.write(self.fd, b"\n")
+        if (cut < 0 and size > 65536) or self.keep_torn_tail or _is_row(tail[cut + 1 :]):
+            os.write(self.fd, b"\n")  # a complete row lacking only its newline is kept
             return
         os.ftruncate(self.fd, size - len(tail) + cut + 1)
 

@@ -6,9 +6,11 @@ import email
 import email.policy
 import hashlib
 import quopri
+import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
 from email.header import Header
+from email.headerregistry import Address
 from email.message import EmailMessage
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
@@ -18,10 +20,15 @@ from urllib.parse import urlsplit
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
+from generator.core.errors import PrepguideError
 from generator.digest.issue import DigestIssue
 
 TOKEN_MARK = "PREPGUIDE-UNSUBSCRIBE-TOKEN"
 SMTP_LINES = email.policy.compat32.clone(linesep="\r\n")  # smtplib sends bytes as they are
+
+
+class MailError(PrepguideError):
+    """The frozen issue cannot be sent as it is."""
 
 
 @lru_cache(maxsize=1)
@@ -89,20 +96,49 @@ class FrozenParts:
     html: str
 
 
+def control_char(text: str) -> str | None:
+    """Return the first control or format character of a text, if any."""
+    return next((char for char in text if unicodedata.category(char) in ("Cc", "Cf")), None)
+
+
+def header_problem(value: str) -> str | None:
+    """Say why a text may not be a header value, even once its encoded words are decoded."""
+    try:
+        decoded = str(email.policy.default.header_factory("subject", value))
+    except (ValueError, IndexError, TypeError) as exc:
+        return f"cannot be read as a header ({exc})"
+    char = control_char(value) or control_char(decoded)
+    if char is not None:
+        return f"holds the control character U+{ord(char):04X} (a line break or an encoded word)"
+    return None
+
+
 def read_frozen(frozen: bytes) -> FrozenParts:
-    """Parse the frozen issue once, so each recipient's copy is cheap to make."""
+    """Parse the frozen issue once; raise MailError when a header or a body is unusable."""
     message = email.message_from_bytes(frozen, policy=email.policy.default)
-    headers = tuple(
-        (name, str(message[name]).strip())
-        for name in ("Subject", "From", "Date", "List-Id", "X-Prepguide-Week")
-        if message[name] is not None
-    )
+    headers = []
+    for name in ("Subject", "From", "Date", "List-Id", "X-Prepguide-Week", "List-Unsubscribe"):
+        try:
+            value = None if message[name] is None else str(message[name]).strip()
+        except (ValueError, IndexError, TypeError) as exc:
+            raise MailError(f"its {name} header cannot be read ({exc})") from exc
+        if value is None:
+            if name in ("Subject", "From", "List-Unsubscribe"):
+                raise MailError(f"it has no {name} header")
+            continue
+        if control_char(value):
+            raise MailError(f"its {name} header holds a control character (an injected line?)")
+        headers.append((name, value))
+    text, html = message.get_body(("plain",)), message.get_body(("html",))
+    if text is None or html is None or message.get_content_type() != "multipart/alternative":
+        raise MailError("it has not both a text and an HTML part; the file is damaged")
+    values = dict(headers)
     return FrozenParts(
-        headers=headers,
-        sender=parseaddr(str(message["From"]))[1],
-        unsubscribe=str(message["List-Unsubscribe"]).strip(),
-        text=message.get_body(("plain",)).get_content(),
-        html=message.get_body(("html",)).get_content(),
+        headers=tuple(pair for pair in headers if pair[0] != "List-Unsubscribe"),
+        sender=parseaddr(values["From"])[1],
+        unsubscribe=values["List-Unsubscribe"],
+        text=text.get_content(),
+        html=html.get_content(),
     )
 
 
@@ -117,12 +153,23 @@ def personal_message(parts: FrozenParts, recipient: str, name: str | None, token
     """Return the issue addressed to one recipient, with their own unsubscribe link."""
     message = MIMEMultipart("alternative")
     for header, value in parts.headers:
-        message[header] = Header(value, "utf-8").encode() if not value.isascii() else value
-    message["To"] = formataddr((name or "", recipient), charset="utf-8")
+        if value.isascii():
+            message[header] = value
+        elif header == "From":
+            message[header] = formataddr(parseaddr(value), charset="utf-8")
+        else:
+            message[header] = Header(value, "utf-8").encode()
+    if recipient.isascii():
+        message["To"] = formataddr((name or "", recipient), charset="utf-8")
     domain = parts.sender.rpartition("@")[2] or "localhost"
     message["Message-ID"] = make_msgid(domain=domain)
     message["List-Unsubscribe"] = parts.unsubscribe.replace(TOKEN_MARK, token)
     message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message.attach(_part(parts.text.replace(TOKEN_MARK, token), "plain"))
     message.attach(_part(parts.html.replace(TOKEN_MARK, token), "html"))
-    return message.as_bytes(policy=SMTP_LINES)
+    if recipient.isascii():
+        return message.as_bytes(policy=SMTP_LINES)
+    # An internationalised address goes out as UTF-8 (SMTPUTF8, RFC 6532 headers).
+    local, _, domain = recipient.rpartition("@")
+    to = str(Address(display_name=name or "", username=local, domain=domain))
+    return f"To: {to}\r\n".encode() + message.as_bytes(policy=SMTP_LINES)

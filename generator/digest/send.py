@@ -16,8 +16,10 @@ from urllib.parse import unquote, urlsplit
 from generator.core.clock import iso, now
 from generator.core.errors import ConfigError, PrepguideError
 from generator.digest import journal, tokens
-from generator.digest.mail import personal_message, read_frozen
+from generator.digest.addresses import AddressError, address_key
+from generator.digest.mail import FrozenParts, personal_message
 from generator.digest.subscribers import Subscriber
+from generator.digest.suppressions import SuppressionError, read_suppressions
 
 # The name we greet the server with; socket.getfqdn() can stall on a reverse DNS lookup.
 LOCAL_NAME = socket.gethostname() or "localhost"
@@ -47,18 +49,22 @@ def smtp_settings(url: str | None, user: str | None, password: str | None) -> Sm
     """Read PREPGUIDE_SMTP_URL: smtps://host[:465] or smtp://host[:587] (STARTTLS)."""
     if not url:
         raise ConfigError("set PREPGUIDE_SMTP_URL, e.g. smtps://smtp.example.org:465")
-    parts = urlsplit(url)
     try:
+        parts = urlsplit(url)
         port = parts.port
+        host = parts.hostname
     except ValueError as exc:
-        raise ConfigError(f"PREPGUIDE_SMTP_URL has a bad port: {url!r}") from exc
-    if parts.scheme not in ("smtp", "smtps") or not parts.hostname:
+        raise ConfigError(
+            f"PREPGUIDE_SMTP_URL {url!r} is not a usable URL ({exc}); set it to "
+            "smtps://host[:port] or smtp://host[:port], with an IPv6 address in [ ]"
+        ) from None
+    if parts.scheme not in ("smtp", "smtps") or not host:
         raise ConfigError(
             f"PREPGUIDE_SMTP_URL must be smtps://host[:port] or smtp://host[:port]; got {url!r}"
         )
     secure = parts.scheme == "smtps"
     return SmtpSettings(
-        host=parts.hostname,
+        host=host,
         port=port or (465 if secure else 587),
         security="ssl" if secure else "starttls",
         user=user or (unquote(parts.username) if parts.username else None),
@@ -116,9 +122,15 @@ class SendPlan:
 
 
 def suppressed_addresses(path: Path) -> set[str]:
-    """Return every address on the suppression list, lowercased."""
-    rows, _ = journal.read(path)
-    return {str(row.get("email", "")).lower() for row in rows}
+    """Return the key of every address on the suppression list; raise when a line is unreadable."""
+    return read_suppressions(path).keys
+
+
+def _key(text: str) -> str:
+    try:
+        return address_key(text)
+    except AddressError:
+        return text.lower()
 
 
 def deliveries(path: Path, week: str) -> dict[str, str]:
@@ -127,7 +139,7 @@ def deliveries(path: Path, week: str) -> dict[str, str]:
     last: dict[str, str] = {}
     for row in rows:
         if row.get("week") == week and isinstance(row.get("email"), str):
-            last[row["email"].lower()] = str(row.get("event"))
+            last[_key(row["email"])] = str(row.get("event"))
     return last
 
 
@@ -163,7 +175,7 @@ class SendReport:
 
 def send_issue(
     plan: SendPlan,
-    frozen: bytes,
+    parts: FrozenParts,
     *,
     settings: SmtpSettings,
     secret: str,
@@ -176,40 +188,27 @@ def send_issue(
     interval = 60.0 / per_minute if per_minute else 0.0
     client: smtplib.SMTP | None = None
     next_start = time.monotonic()
-    parts = read_frozen(frozen)
     with journal.Journal(ledger_path) as ledger:
         try:
             for subscriber in plan.to_send:
-                message = personal_message(
-                    parts, subscriber.email, subscriber.name, tokens.sign(secret, subscriber.email)
-                )
+                row = {"week": plan.week, "email": subscriber.key}
+                try:
+                    message = personal_message(
+                        parts,
+                        subscriber.email,
+                        subscriber.name,
+                        tokens.sign(secret, subscriber.key),
+                    )
+                except (ValueError, UnicodeError) as exc:
+                    _failed(ledger, row, report, subscriber, f"cannot write its message: {exc}")
+                    continue
                 delay = next_start - time.monotonic()
                 if delay > 0:
                     time.sleep(delay)
                 next_start = time.monotonic() + interval
                 if client is None:
                     client = connect(settings)
-                row = {"week": plan.week, "email": subscriber.key}
-                ledger.append({**row, "time": iso(now()), "event": "attempt"})
-                try:
-                    client.sendmail(parts.sender, [subscriber.email], message)
-                except smtplib.SMTPRecipientsRefused as exc:
-                    code, text = next(iter(exc.recipients.values()))
-                    detail = f"{code} {text.decode('utf-8', 'replace')}"
-                    ledger.append({**row, "time": iso(now()), "event": "failed", "detail": detail})
-                    report.failed[subscriber.email] = detail
-                except smtplib.SMTPResponseException as exc:
-                    detail = f"{exc.smtp_code} {exc.smtp_error.decode('utf-8', 'replace')}"
-                    ledger.append({**row, "time": iso(now()), "event": "failed", "detail": detail})
-                    report.failed[subscriber.email] = detail
-                    client = _reset(client)
-                except (TimeoutError, smtplib.SMTPServerDisconnected, OSError):
-                    # No reply to DATA: the message may have gone; leave it as uncertain.
-                    report.uncertain.append(subscriber.email)
-                    client = None
-                else:
-                    ledger.append({**row, "time": iso(now()), "event": "sent"})
-                    report.sent += 1
+                client = _deliver(client, ledger, row, parts.sender, subscriber, message, report)
                 if on_progress is not None:
                     on_progress(report)
         finally:
@@ -217,6 +216,77 @@ def send_issue(
                 with contextlib.suppress(OSError, smtplib.SMTPException):
                     client.quit()
     return report
+
+
+def _failed(ledger, row: dict, report: SendReport, subscriber: Subscriber, detail: str) -> None:
+    ledger.append({**row, "time": iso(now()), "event": "failed", "detail": detail})
+    report.failed[subscriber.email] = detail
+
+
+class _Refused(Exception):
+    """The server refused a step before DATA; nothing was sent to the recipient."""
+
+    def __init__(self, code: int, text: bytes | str, closing: bool = False) -> None:
+        text = text.decode("utf-8", "replace") if isinstance(text, bytes) else text
+        super().__init__(f"{code} {text}".strip() if code else text)
+        self.closing = closing or code == 421
+
+
+def _deliver(
+    client: smtplib.SMTP,
+    ledger: journal.Journal,
+    row: dict,
+    sender: str,
+    subscriber: Subscriber,
+    message: bytes,
+    report: SendReport,
+) -> smtplib.SMTP | None:
+    """Send one message; return the session to go on with (None: open a new one)."""
+    try:
+        options = []
+        if not subscriber.email.isascii():
+            if not client.has_extn("smtputf8"):
+                raise _Refused(0, "the server does not offer SMTPUTF8, which this address needs")
+            options = ["SMTPUTF8"]
+        code, text = client.mail(sender, options)
+        if code != 250:
+            raise _Refused(code, text)
+        code, text = client.rcpt(subscriber.email)
+        if code not in (250, 251):
+            raise _Refused(code, text)
+    except _Refused as exc:
+        _failed(ledger, row, report, subscriber, f"{exc} (nothing was sent; the next run retries)")
+        if exc.closing:
+            with contextlib.suppress(OSError, smtplib.SMTPException):
+                client.close()
+            return None
+        return _reset(client)
+    except (OSError, smtplib.SMTPException) as exc:
+        detail = f"the connection broke before DATA ({exc}); nothing was sent, retried next run"
+        _failed(ledger, row, report, subscriber, detail)
+        with contextlib.suppress(OSError, smtplib.SMTPException):
+            client.close()
+        return None
+    ledger.append({**row, "time": iso(now()), "event": "attempt"})
+    try:
+        client.data(message)
+    except smtplib.SMTPResponseException as exc:
+        detail = f"{exc.smtp_code} {exc.smtp_error.decode('utf-8', 'replace')}"
+        _failed(ledger, row, report, subscriber, detail)
+        if exc.smtp_code != 421:
+            return _reset(client)
+        with contextlib.suppress(OSError, smtplib.SMTPException):
+            client.close()
+        return None
+    except (OSError, smtplib.SMTPException):
+        # DATA was started and no reply came: the message may have gone; leave it uncertain.
+        report.uncertain.append(subscriber.email)
+        with contextlib.suppress(OSError, smtplib.SMTPException):
+            client.close()
+        return None
+    ledger.append({**row, "time": iso(now()), "event": "sent"})
+    report.sent += 1
+    return client
 
 
 def _reset(client: smtplib.SMTP) -> smtplib.SMTP | None:
@@ -228,10 +298,16 @@ def _reset(client: smtplib.SMTP) -> smtplib.SMTP | None:
     return client
 
 
-def unsubscribe(secret: str, token: str, suppression_path: Path, via: str = "token") -> str:
-    """Verify a token and add its address to the suppression list; return the address."""
-    address = tokens.verify(secret, token).lower()
-    if address not in suppressed_addresses(suppression_path):
-        with journal.Journal(suppression_path) as suppressions:
+def unsubscribe(
+    secret: str, token: str, suppression_path: Path, via: str = "token"
+) -> tuple[str, str | None]:
+    """Verify a token and add its address to the suppression list; return it and any damage."""
+    address = _key(tokens.verify(secret, token))
+    try:
+        listed, damage = address in suppressed_addresses(suppression_path), None
+    except SuppressionError as exc:
+        listed, damage = False, str(exc)  # record the unsubscribe anyway; keep the damaged line
+    if not listed:
+        with journal.Journal(suppression_path, keep_torn_tail=True) as suppressions:
             suppressions.append({"time": iso(now()), "email": address, "via": via})
-    return address
+    return address, damage

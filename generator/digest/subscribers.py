@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import csv
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
 from generator.core.errors import PrepguideError
+from generator.digest.addresses import AddressError, parse_mailbox
 
 
 class SubscribersError(PrepguideError):
@@ -15,7 +17,7 @@ class SubscribersError(PrepguideError):
 
 @dataclass(frozen=True)
 class Subscriber:
-    email: str
+    email: str  # normalised: unquoted local part, IDNA domain
     status: str
     name: str | None = None
 
@@ -24,16 +26,23 @@ class Subscriber:
         return self.email.lower()
 
 
-def _valid_address(text: str) -> bool:
-    local, at, domain = text.rpartition("@")
-    return bool(at and local and "." in domain and not any(c.isspace() for c in text))
+def _name_problem(name: str) -> str | None:
+    for char in name:
+        if unicodedata.category(char) in ("Cc", "Cf"):
+            return f"contains the control character U+{ord(char):04X}"
+    return None
 
 
 def read_subscribers(path: Path) -> tuple[list[Subscriber], list[str]]:
     """Return the subscribers (first row per address wins) and one problem per bad row."""
     try:
         with open(path, encoding="utf-8-sig", newline="") as handle:
-            rows = list(csv.reader(handle))
+            reader = csv.reader(handle)
+            rows, starts, end = [], [], 0
+            for row in reader:  # a quoted cell may span lines: name each row's first line
+                rows.append(row)
+                starts.append(end + 1)
+                end = reader.line_num
     except (OSError, UnicodeDecodeError, csv.Error) as exc:
         raise SubscribersError(f"cannot read the subscribers CSV: {exc}", path=path) from exc
     if not rows:
@@ -48,14 +57,20 @@ def read_subscribers(path: Path) -> tuple[list[Subscriber], list[str]]:
     column = {name: header.index(name) for name in ("email", "status", "name") if name in header}
     subscribers: dict[str, Subscriber] = {}
     problems = []
-    for line, row in enumerate(rows[1:], start=2):
+    for line, row in zip(starts[1:], rows[1:], strict=True):
         if not any(cell.strip() for cell in row):
             continue
         cells = {name: (row[i].strip() if i < len(row) else "") for name, i in column.items()}
-        address = cells["email"]
-        if not _valid_address(address):
-            problems.append(f"{path}: line {line}: email {address!r} is not an address; skipped")
+        try:
+            mailbox = parse_mailbox(cells["email"])
+        except AddressError as exc:
+            problems.append(f"{path}: line {line}: email {exc}; skipped")
             continue
-        subscriber = Subscriber(address, cells["status"].lower(), cells.get("name") or None)
+        name = cells.get("name") or mailbox.display_name or None
+        problem = _name_problem(name or "")
+        if problem:
+            problems.append(f"{path}: line {line}: name {name!r} {problem}; skipped")
+            continue
+        subscriber = Subscriber(mailbox.address, cells["status"].lower(), name)
         subscribers.setdefault(subscriber.key, subscriber)
     return list(subscribers.values()), problems

@@ -25,14 +25,17 @@ def free_port() -> int:
 class Mailbox:
     """The aiosmtpd handler: stores every accepted message; refuses scripted recipients."""
 
-    def __init__(self, refuse: set[str] | None = None) -> None:
+    def __init__(self, refuse: set[str] | None = None, replies: dict[str, str] | None = None):
         self.refuse = {address.lower() for address in refuse or ()}
+        self.replies = {address.lower(): reply for address, reply in (replies or {}).items()}
         self.messages: list[tuple[list[str], EmailMessage]] = []
         self.lock = threading.Lock()
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):  # noqa: N802
         if address.lower() in self.refuse:
             return "550 5.1.1 mailbox unavailable"
+        if address.lower() in self.replies:
+            return self.replies[address.lower()]
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
@@ -50,11 +53,21 @@ class Mailbox:
 class SmtpServer:
     """Context manager running a Mailbox on a free loopback port."""
 
-    def __init__(self, refuse: set[str] | None = None, port: int | None = None) -> None:
-        self.mailbox = Mailbox(refuse)
+    def __init__(
+        self,
+        refuse: set[str] | None = None,
+        port: int | None = None,
+        replies: dict[str, str] | None = None,  # address: the RCPT reply to give, e.g. a 421
+        smtputf8: bool = False,
+    ) -> None:
+        self.mailbox = Mailbox(refuse, replies)
         self.port = port or free_port()
         self.controller = Controller(
-            self.mailbox, hostname="127.0.0.1", port=self.port, server_hostname="localhost"
+            self.mailbox,
+            hostname="127.0.0.1",
+            port=self.port,
+            server_hostname="localhost",
+            enable_SMTPUTF8=smtputf8,
         )
 
     @property
