@@ -16,7 +16,7 @@ from generator.guides.project import Project
 from generator.guides.store import PENDING_SUFFIX, REVIEW_DIR, visible_names
 from generator.review.recheck import failure_note, judge_live
 from generator.review.transitions import live_version, mark_published, read_state
-from generator.site.cache import BuildCache
+from generator.site.verdicts import BuildCache
 from generator.sources.records import Source
 
 
