@@ -15,23 +15,13 @@ from pathlib import Path
 
 from generator.core.clock import now
 from generator.core.codeversion import code_version
-from generator.core.errors import SourceError
-from generator.core.workers import WorkerMap
 from generator.guides.project import Project
 from generator.guides.store import REVIEW_DIR
 from generator.site.inputs import changed_paths, guide_of_path, own_files, records_key
 from generator.site.model import RelatedIndex
 from generator.site.select import KnownPick
 from generator.site.storage import move_aside, no_collection
-from generator.sources.records import (
-    Source,
-    SourceSet,
-    _reject_duplicates,
-    check_record,
-    confine,
-    read_source_data,
-    source_files,
-)
+from generator.sources.records import Source, SourceSet, load_sources
 from generator.sources.topics import Topic
 
 STATE_VERSION = 3
@@ -146,52 +136,18 @@ def load_sources_cached(
     Records with a problem are read again every time, so that their errors are reported.
     Returns the entries to keep for the next build.
     """
-    ws = project.workspace
     records = previous.records if previous is not None else None
     if records is not None and previous.topics_key == records_key(project, signatures):
         project.__dict__["sources"] = SourceSet(sources=list(records))
         return previous.sources
     kept = previous.sources if previous is not None else {}
-    files = source_files(ws.sources_dir)
-    reuse: dict[str, Source] = {}
-    for path in files:
-        name = os.fspath(path)
-        entry = kept.get(name)
-        if entry is not None and entry[0] == signatures.get(name):
-            reuse[name] = entry[1]
-    fresh = [path for path in files if os.fspath(path) not in reuse]
-    result = SourceSet()
-    by_path: dict[str, Source] = {}
-
-    def load(path: Path) -> tuple[Source | None, list[SourceError]]:
-        # As generator.sources.records.load_sources reads each file (that module is part of the
-        # checks' code version, so it is left as it is).
-        try:
-            confine(path, ws.root, ws.sources_dir)
-            return check_record(read_source_data(path), path, project.today)
-        except SourceError as exc:
-            return None, [exc]
-        except OSError as exc:
-            reason = exc.strerror or type(exc).__name__
-            return None, [SourceError(f"cannot be read: {reason}", path=path, rule="source.read")]
-
-    with WorkerMap(load, fresh, processes, share=True) as loaded:
-        for path, (source, problems) in zip(fresh, loaded, strict=True):
-            result.problems.extend(problems)
-            if source is not None:
-                by_path[os.fspath(path)] = source
-    entries: dict[str, tuple[str, Source]] = {}
-    for path in files:
-        name = os.fspath(path)
-        source = reuse.get(name) or by_path.get(name)
-        if source is None:
-            continue
-        result.sources.append(source)
-        if name in signatures:
-            entries[name] = (signatures[name], source)
-    _reject_duplicates(result)
-    project.__dict__["sources"] = result
-    return entries
+    known = {name: entry[1] for name, entry in kept.items() if entry[0] == signatures.get(name)}
+    ws = project.workspace
+    project.__dict__["sources"] = load_sources(
+        ws.sources_dir, project.today, processes=processes, root=ws.root, known=known, share=True
+    )
+    # known now holds every record read, duplicates too: kept for the next build
+    return {name: (signatures[name], src) for name, src in known.items() if name in signatures}
 
 
 def pick_keys(
