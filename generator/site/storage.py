@@ -15,15 +15,13 @@ CACHE_DIR = "publish"
 
 
 def move_aside(path: Path, why: str, warnings: list[str]) -> None:
-    """Rename a broken cache file out of the way and say so; the build starts it afresh."""
+    """Rename a broken manifest or kept state out of the way and say so; the build starts afresh."""
     stamp = now().strftime("%Y%m%dT%H%M%SZ")
     target = path.with_name(f"{path.name}.broken-{stamp}-{os.getpid()}")
     try:
         path.rename(target)
     except FileNotFoundError:
         return
-    for suffix in ("-wal", "-shm"):
-        path.with_name(path.name + suffix).unlink(missing_ok=True)
     warnings.append(f"{path}: {why}; moved aside to {target.name} and rebuilt")
 
 

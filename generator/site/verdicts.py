@@ -7,7 +7,7 @@ import os
 import sqlite3
 from pathlib import Path
 
-from generator.site.storage import move_aside
+from generator.llm.cache import set_aside
 
 SCHEMA_VERSION = 2
 TABLES = ("verdicts",)
@@ -18,7 +18,8 @@ class BuildCache:
 
     Any process may look entries up (each opens its own connection); only the process that
     made the cache records new entries, so forked workers hand theirs back as results. A file
-    that is not this cache (corrupt, another schema) is moved aside with a warning.
+    that is not this cache (corrupt, another schema) is set aside as <name>.corrupt-N, with its
+    WAL files, as the LLM cache sets one aside; a warning says so.
     """
 
     def __init__(self, path: Path | None, warnings: list[str] | None = None) -> None:
@@ -33,7 +34,11 @@ class BuildCache:
             try:
                 self._db = self._open(path)
             except sqlite3.DatabaseError as exc:
-                move_aside(path, f"not a usable publish cache ({exc})", self.warnings)
+                aside = set_aside(path)
+                self.warnings.append(
+                    f"{path}: not a usable publish cache ({exc}); "
+                    f"moved aside to {aside.name} and rebuilt"
+                )
                 self._db = self._open(path)
 
     @staticmethod
