@@ -107,7 +107,7 @@ def _publish(
             previous = None
         gc.freeze()  # the kept state is long-lived: spare the collector walking it
         records = state.load_sources_cached(project, signatures, previous, processes)
-        store = verdicts.BuildCache(cache_path, report.warnings)
+        store = verdicts.VerdictStore(cache_path, report.warnings)
         common, pick_keys = state.pick_keys(project, signatures, base, preview, previous)
         known = previous.picks if previous is not None else None
         # model: the topic hubs are the last build's while no record changed, else they are

@@ -13,7 +13,7 @@ SCHEMA_VERSION = 2
 TABLES = ("verdicts",)
 
 
-class BuildCache:
+class VerdictStore:
     """Check verdicts keyed by content hash, kept in SQLite between builds.
 
     Any process may look entries up (each opens its own connection); only the process that
