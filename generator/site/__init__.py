@@ -5,7 +5,8 @@
 - render: every page as a pure function of its inputs, with each page's input key (feeds: the
   Atom feed and the sitemap; issues: the digest pages and digest/feed.xml);
 - write: the new tree beside the old one, the manifest, the swap and the lock;
-- cache: check verdicts and the fingerprint of the inputs.
+- inputs: the signature of every input file and the keys made of them; verdicts: the
+  check findings kept between builds; state: what the last build read, kept for the next.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 from generator.core import collector
 from generator.core.workers import worker_count
 from generator.guides.project import Project
-from generator.site import cache, model, render, select, write
+from generator.site import inputs, model, render, select, state, verdicts, write
 
 LOCK_TIMEOUT = 600.0
 # Fewer pages to render than this: workers would cost more to start than they save.
@@ -83,12 +84,12 @@ def _publish(
     with write.build_lock(state_dir, lock_timeout):
         manifest_path, cache_path = write.state_paths(state_dir, out_dir)
         manifest = write.read_manifest(manifest_path, report.warnings)
-        base = cache.base_fingerprint(project, out_dir, preview, strict)
-        signatures = cache.input_signatures(project, manifest.signatures)
-        fingerprint = cache.input_fingerprint(base, signatures)
+        base = inputs.base_fingerprint(project, out_dir, preview, strict)
+        signatures = inputs.input_signatures(project, manifest.signatures)
+        fingerprint = inputs.input_fingerprint(base, signatures)
         if write.unchanged(manifest, fingerprint, out_dir):
             return _reused(report, manifest)
-        changed = cache.changed_paths(manifest.signatures, signatures)
+        changed = inputs.changed_paths(manifest.signatures, signatures)
         if _only_drafts_changed(project, manifest, base, changed, preview, out_dir):
             _reused(report, manifest).reused = False
             report.missing = [g for g in manifest.guides if not project.guides.path(g).exists()]
@@ -100,18 +101,18 @@ def _publish(
 
         # select: records and picks whose inputs did not change are the last build's
         processes = worker_count(jobs, len(project.guides.ids()))
-        kept_path = cache.state_path(manifest_path)
-        previous = cache.read_state(kept_path, report.warnings)
+        kept_path = state.state_path(manifest_path)
+        previous = state.read_state(kept_path, report.warnings)
         if previous is not None and previous.base != base:
             previous = None
         gc.freeze()  # the kept state is long-lived: spare the collector walking it
-        records = cache.load_sources_cached(project, signatures, previous, processes)
-        store = cache.BuildCache(cache_path, report.warnings)
-        common, pick_keys = cache.pick_keys(project, signatures, base, preview, previous)
+        records = state.load_sources_cached(project, signatures, previous, processes)
+        store = verdicts.VerdictStore(cache_path, report.warnings)
+        common, pick_keys = state.pick_keys(project, signatures, base, preview, previous)
         known = previous.picks if previous is not None else None
         # model: the topic hubs are the last build's while no record changed, else they are
         # computed while the workers pick
-        topics_key = cache.records_key(project, signatures)
+        topics_key = inputs.records_key(project, signatures)
         same = previous is not None and previous.topics_key == topics_key
         topics = previous.topics if previous and same else None
         related = previous.related if previous and same else None
@@ -129,14 +130,14 @@ def _publish(
             if related is None:
                 related = model.RelatedIndex(ordered)
             if not unchanged_records:  # written now, while the workers pick, not after
-                made = cache.SiteState(
+                made = state.SiteState(
                     sources=records,
                     topics_key=topics_key,
                     records=kept_records,
                     topics=topics,
                     related=related,
                 )
-                cache.write_records(kept_path, made)
+                state.write_records(kept_path, made)
                 unchanged_records = True
 
         try:
@@ -161,7 +162,7 @@ def _publish(
             previous is not None
             and previous.facts == facts
             and manifest.base == base
-            and cache.guide_local(project, changed)
+            and inputs.guide_local(project, changed)
         ):
             fresh = [g for g in chosen.guides if g.id in chosen.repicked]
             keys = render.changed_keys(site, manifest_keys(manifest), fresh, preview=preview)
@@ -218,9 +219,9 @@ def _publish(
         report.written = written
         after = dict(signatures)
         if marked:  # the publication is now in the review state
-            cache.refresh_signatures(project, after, marked)
+            inputs.refresh_signatures(project, after, marked)
         done = write.Manifest(
-            fingerprint=cache.input_fingerprint(base, after),
+            fingerprint=inputs.input_fingerprint(base, after),
             base=base,
             signatures=after,
             pages=pages,
@@ -234,7 +235,7 @@ def _publish(
         )
         write.write_manifest(manifest_path, done)
         picks = {g: pick for g, pick in chosen.picks.items() if g not in marked}
-        state = cache.SiteState(
+        kept = state.SiteState(
             base=base,
             signatures=after,
             common=common,
@@ -246,7 +247,7 @@ def _publish(
             topics=site.all_topics,
             related=site.related,
         )
-        cache.write_state(kept_path, state, records_unchanged=unchanged_records)
+        state.write_state(kept_path, kept, records_unchanged=unchanged_records)
     return report
 
 
@@ -279,7 +280,7 @@ def _only_drafts_changed(
     return (
         not preview
         and manifest.base == base
-        and cache.only_working_files(project, changed, manifest.guides)
+        and inputs.only_working_files(project, changed, manifest.guides)
         and write.unchanged(manifest, manifest.fingerprint, out_dir)
     )
 

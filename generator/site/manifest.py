@@ -9,7 +9,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from generator.core.fsio import atomic_write_text
-from generator.site.cache import CACHE_DIR, move_aside, no_collection
+from generator.site.storage import CACHE_DIR, move_aside, no_collection
 
 MANIFEST_VERSION = 2
 

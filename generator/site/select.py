@@ -16,7 +16,7 @@ from generator.guides.project import Project
 from generator.guides.store import PENDING_SUFFIX, REVIEW_DIR, visible_names
 from generator.review import live_version, mark_published, read_state
 from generator.review.recheck import failure_note, judge_live
-from generator.site.cache import BuildCache
+from generator.site.verdicts import VerdictStore
 from generator.sources.records import Source
 
 
@@ -158,7 +158,7 @@ def pick_guide(
     guide_id: str,
     *,
     preview: bool,
-    cache: BuildCache,
+    cache: VerdictStore,
     strict: bool = False,
     pending: bool = True,
 ) -> Picked | None:
@@ -241,7 +241,7 @@ def select_guides(
     project: Project,
     *,
     preview: bool,
-    cache: BuildCache | None = None,
+    cache: VerdictStore | None = None,
     processes: int = 1,
 ) -> tuple[list[SiteGuide], dict[str, str]]:
     """Pick the live version of every approved guide whose checks pass; drafts under preview."""
@@ -253,7 +253,7 @@ def select(
     project: Project,
     *,
     preview: bool,
-    cache: BuildCache | None = None,
+    cache: VerdictStore | None = None,
     processes: int = 1,
     known: dict[str, KnownPick] | None = None,
     pick_keys: dict[str, str] | None = None,
@@ -266,7 +266,7 @@ def select(
     pick_keys is taken as it is instead of being read and checked again. meanwhile runs
     here while worker processes pick (with none, before the picks).
     """
-    cache = cache or BuildCache(None)
+    cache = cache or VerdictStore(None)
     by_id = project.sources.by_id()
     chosen: list[SiteGuide] = []
     left_out: dict[str, str] = {}

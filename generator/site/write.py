@@ -28,7 +28,6 @@ from pathlib import Path
 
 from generator.core.errors import PublishError
 from generator.core.fsio import DEFAULT_DIR_MODE, process_running
-from generator.site.cache import CACHE_DIR
 from generator.site.manifest import (
     MANIFEST_VERSION,
     Manifest,
@@ -40,6 +39,7 @@ from generator.site.manifest import (
     unchanged,
     write_manifest,
 )
+from generator.site.storage import CACHE_DIR
 
 MANAGED_DIRS = ("guides", "topics", "companies", "page", "digest")
 STAGING_SUFFIX = ".tmp"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import weakref
 from collections.abc import Iterable
@@ -407,11 +408,19 @@ def confine(path: Path, root: Path, sources_dir: Path) -> None:
 
 
 def load_sources(
-    sources_dir: Path, today: date, *, processes: int = 1, root: Path | None = None
+    sources_dir: Path,
+    today: date,
+    *,
+    processes: int = 1,
+    root: Path | None = None,
+    known: dict[str, Source] | None = None,
+    share: bool = False,
 ) -> SourceSet:
     """Read every record (in worker processes if asked); collect problems, do not stop.
 
-    Records must live inside root (by default the folder holding sources/).
+    Records must live inside root (by default the folder holding sources/). known maps file
+    paths to records read from those files before, unchanged since: they are taken, not read
+    again, and every record read is added to it (duplicates too). share: see WorkerMap.
     """
     base = root if root is not None else sources_dir.parent
 
@@ -425,12 +434,16 @@ def load_sources(
             reason = exc.strerror or type(exc).__name__
             return None, [SourceError(f"cannot be read: {reason}", path=path, rule="source.read")]
 
+    files = source_files(sources_dir)
+    read = known if known is not None else {}
+    fresh = [path for path in files if os.fspath(path) not in read]
     result = SourceSet()
-    with WorkerMap(load, source_files(sources_dir), processes) as loaded:
-        for source, problems in loaded:
+    with WorkerMap(load, fresh, processes, share=share) as loaded:
+        for path, (source, problems) in zip(fresh, loaded, strict=True):
             result.problems.extend(problems)
             if source is not None:
-                result.sources.append(source)
+                read[os.fspath(path)] = source
+    result.sources = [read[name] for name in map(os.fspath, files) if name in read]
     _reject_duplicates(result)
     return result
 

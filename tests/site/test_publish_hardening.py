@@ -253,7 +253,7 @@ def test_e23_a_publish_cache_with_another_schema_is_moved_aside(site_root: Path)
     report = publish(Project(site_root), site_root / "other", preview=False)
     assert report.guides == ["meta-llm-training-at-scale", "shopify-catalog-clustering"]
     assert any("moved aside" in w and "cache.sqlite" in w for w in report.warnings)
-    assert list(cache.parent.glob("cache.sqlite.broken-*"))
+    assert list(cache.parent.glob("cache.sqlite.corrupt-*"))
 
 
 @pytest.mark.parametrize(
