@@ -20,6 +20,7 @@ from generator.cli.common import (
 )
 from generator.cli.generate import run_generate
 from generator.cli.root import cli
+from generator.core.names import plural
 from generator.guides.project import Project
 
 
@@ -34,10 +35,10 @@ def _publish(
 
     out_dir = out or project.workspace.site_dir
     report = publish_site(project, out_dir, preview=preview, jobs=jobs, strict=strict)
-    drafts = f", {len(report.drafts)} drafts" if preview else ""
-    guides = f"{len(report.guides)} guide" + ("" if len(report.guides) == 1 else "s")
+    drafts = f", {plural(len(report.drafts), 'draft')}" if preview else ""
+    guides = plural(len(report.guides), "guide")
     click.echo(
-        f"published {guides}{drafts} in {len(report.pages)} pages "
+        f"published {guides}{drafts} in {plural(len(report.pages), 'page')} "
         f"({report.written} changed, {len(report.removed)} removed"
         + (", nothing changed since the last build" if report.reused else "")
         + f") to {out_dir}"
@@ -82,13 +83,19 @@ def topics(ctx: Context, as_json: bool) -> None:
         click.echo(f"{topic.name} (topics/{topic.slug}/)")
         click.echo(f"  {topic.paragraph}")
     click.echo(
-        f"{len(hubs)} topics with at least {project.settings.topics.min_sources} write-ups "
-        f"across {len(project.sources.sources)} write-ups"
+        f"{plural(len(hubs), 'topic')} with at least "
+        f"{plural(project.settings.topics.min_sources, 'write-up')} "
+        f"across {plural(len(project.sources.sources), 'write-up')}"
     )
 
 
 @cli.command()
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Folder to write the site to (default: ROOT/site).",
+)
 @click.option("--preview", is_flag=True, help="Include drafts, bannered and noindexed.")
 @click.option(
     "--strict",
@@ -116,9 +123,10 @@ def build(ctx: Context, preview: bool, backend, model, concurrency, no_cache, jo
     results = check_guides(project, [source.key for source in project.sources.sources], jobs)
     held = blocked(results)
     click.echo(
-        f"checks: {len(results) - len(held)} of {len(results)} guides clean"
+        f"checks: {len(results) - len(held)} of {plural(len(results), 'guide')} clean"
         + (
-            f"; {len(held)} have error findings and cannot be approved until fixed "
+            f"; {len(held)} {'has' if len(held) == 1 else 'have'} error findings "
+            "and cannot be approved until fixed "
             f"({', '.join(r.id for r in held)}); run `prepguide check` for details"
             if held
             else ""

@@ -11,6 +11,7 @@ from datetime import date, datetime
 from generator.checks import check_guide, has_errors, verdict_key
 from generator.core.clock import iso, now
 from generator.core.errors import GuideError, PrepguideError, ReviewError
+from generator.core.names import plural
 from generator.guides.document import GuideDoc, parse
 from generator.guides.findings import Finding, count
 from generator.guides.project import Project
@@ -439,7 +440,7 @@ def approve(
             )
             raise _refuse(
                 guide_id,
-                f"cannot approve while checks report {count(findings, 'error')} error(s): "
+                f"cannot approve while checks report {plural(count(findings, 'error'), 'error')}: "
                 f"{reasons}",
                 "review.findings",
             )
