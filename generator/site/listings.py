@@ -226,7 +226,7 @@ def _topics_index(model: SiteModel, common: dict) -> Page:
         {
             "href": url_path(f"topics/{t.slug}/index.html"),
             "name": t.name,
-            "note": f"{t.count} write-ups · {TOPIC_FIELD_LABELS[t.field].lower()}",
+            "note": f"{plural(t.count, 'write-up')} · {TOPIC_FIELD_LABELS[t.field].lower()}",
         }
         for t in sorted(model.topics, key=lambda t: (-t.count, t.name.casefold(), t.slug))
     ]
