@@ -14,7 +14,10 @@ COMPLETE_VAR = "_PREPGUIDE_COMPLETE"
 @cli.command()
 @click.argument("shell", type=click.Choice(SHELLS), help="The shell to complete for.")
 def completion(shell: str) -> None:
-    """Print the completion script for SHELL; source it from the shell's startup file."""
+    """Print the shell completion script for bash, zsh or fish.
+
+    Load it from the shell's startup file: eval "$(prepguide completion bash)".
+    """
     script_class = get_completion_class(shell)
     if script_class is None:  # click knows every name in SHELLS
         raise click.UsageError(f"no completion for {shell}")
