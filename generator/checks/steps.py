@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from generator.checks.base import LIST_ITEM, CheckContext, ParsedGuide, finding, quote
+from generator.core.names import plural
 from generator.guides.document import PRACTICE
 from generator.guides.findings import Finding
 
@@ -24,7 +25,7 @@ def check_steps(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
             "steps.count",
             "error",
             PRACTICE,
-            f"found {len(items)} list items ({len(distinct)} distinct){detail}; "
+            f"found {plural(len(items), 'list item')} ({len(distinct)} distinct){detail}; "
             "write 3 to 5 distinct steps as '- ' items",
         )
     ]

@@ -11,7 +11,7 @@ import sys
 
 import click
 
-from generator.cli.common import fail
+from generator.cli.common import colour_switch, fail
 from generator.cli.root import cli
 from generator.core import collector
 from generator.core.errors import ConfigError, PrepguideError, StorageError
@@ -22,6 +22,7 @@ __all__ = ["cli", "main"]
 def main() -> None:
     """Run the CLI, turning library errors into messages and exit codes."""
     collector.freeze_at_exit()
+    colour_switch["off"] = False
     try:
         cli.main(prog_name="prepguide", standalone_mode=False)
     except click.exceptions.Exit as exc:

@@ -9,7 +9,12 @@ import click
 
 from generator.cli.common import Context, fail, pass_ctx, report_source_problems
 from generator.cli.root import cli
+from generator.core.names import plural
 from generator.guides.project import Project
+
+MODEL_HELP = "LLM model name (default: PREPGUIDE_MODEL, then [llm] model)."
+MAX_REQUESTS_HELP = "Requests in one batch file at most (default: 50000, the API limit)."
+MAX_BYTES_HELP = "Bytes in one batch file at most (default: 200 MiB, the API limit)."
 
 
 def _drafter(project: Project, model: str | None, *, need_key: bool = True, cache: bool = True):
@@ -37,7 +42,10 @@ def _counts(record) -> str:
 
 
 def _submitted(record) -> None:
-    click.echo(f"submitted batch {record.batch_id} ({len(record.requests)} requests, {record.id})")
+    click.echo(
+        f"submitted batch {record.batch_id} "
+        f"({plural(len(record.requests), 'request')}, {record.id})"
+    )
 
 
 def print_collected(record, report) -> bool:
@@ -48,7 +56,10 @@ def print_collected(record, report) -> bool:
         f"{len(report.requeued)} requeued, {len(report.stale)} stale, {len(report.kept)} kept"
     )
     for follow in report.follow_ups:
-        click.echo(f"submitted follow-up batch {follow.batch_id} ({len(follow.requests)} requests)")
+        click.echo(
+            f"submitted follow-up batch {follow.batch_id} "
+            f"({plural(len(follow.requests), 'request')})"
+        )
     for notice in report.notices:
         click.echo(f"warning: {notice}", err=True)
     for guide_id, reason in sorted(report.failed.items()):
@@ -98,7 +109,9 @@ def run_batch_generate(
             drafter, _export(batch_run, project, drafter, ids, force, batch_export)
         )
         count = sum(record.count for record in records)
-        click.echo(f"wrote {count} requests to {batch_export}; {len(cached.written)} from cache")
+        click.echo(
+            f"wrote {plural(count, 'request')} to {batch_export}; {len(cached.written)} from cache"
+        )
         return ok
     if batch_import is not None:
         drafter = _drafter(project, model, need_key=False)
@@ -182,15 +195,18 @@ def list_batches(ctx: Context) -> None:
     for record in records:
         click.echo(
             f"{record.batch_id or '-':24} {record.id:32} {record.state:10} "
-            f"{record.status or '-':11} {len(record.requests):>6} requests  {record.created}"
+            f"{record.status or '-':11} {len(record.requests):>6} "
+            f"{'request ' if len(record.requests) == 1 else 'requests'}  {record.created}"
         )
     if not records:
         click.echo("no batches")
 
 
 @batch.command()
-@click.argument("name", required=False)
-@click.option("--model", envvar="PREPGUIDE_MODEL", default=None)
+@click.argument(
+    "name", required=False, help="A batch id or stored name (default: every open batch)."
+)
+@click.option("--model", envvar="PREPGUIDE_MODEL", default=None, help=MODEL_HELP)
 @pass_ctx
 def status(ctx: Context, name: str | None, model: str | None) -> None:
     """Show the progress of one batch, or of every open one (request_counts)."""
@@ -207,11 +223,15 @@ def status(ctx: Context, name: str | None, model: str | None) -> None:
 
 
 @batch.command("collect")
-@click.argument("name", required=False)
-@click.option("--model", envvar="PREPGUIDE_MODEL", default=None)
+@click.argument(
+    "name", required=False, help="A batch id or stored name (default: every open batch)."
+)
+@click.option("--model", envvar="PREPGUIDE_MODEL", default=None, help=MODEL_HELP)
 @click.option("--finish-online", is_flag=True, help="Re-ask rejected answers online.")
-@click.option("--batch-max-requests", type=click.IntRange(min=1), default=None)
-@click.option("--batch-max-bytes", type=click.IntRange(min=1024), default=None)
+@click.option(
+    "--batch-max-requests", type=click.IntRange(min=1), default=None, help=MAX_REQUESTS_HELP
+)
+@click.option("--batch-max-bytes", type=click.IntRange(min=1024), default=None, help=MAX_BYTES_HELP)
 @pass_ctx
 def collect_command(ctx: Context, name, model, finish_online, batch_max_requests, batch_max_bytes):
     """Collect ended batches: validate every answer and write the guides."""
@@ -236,8 +256,8 @@ def collect_command(ctx: Context, name, model, finish_online, batch_max_requests
 
 
 @batch.command()
-@click.argument("name")
-@click.option("--model", envvar="PREPGUIDE_MODEL", default=None)
+@click.argument("name", help="A batch id or stored name (see `batch list`).")
+@click.option("--model", envvar="PREPGUIDE_MODEL", default=None, help=MODEL_HELP)
 @pass_ctx
 def cancel(ctx: Context, name: str, model: str | None) -> None:
     """Cancel a batch; collect it afterwards to keep the answers it already has."""

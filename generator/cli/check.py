@@ -9,12 +9,15 @@ import click
 
 from generator.checks.registry import RULE_DOCS
 from generator.checks.runner import blocked, check_guides
-from generator.cli.common import Context, guide_ids, pass_ctx
+from generator.cli.common import Context, guide_ids, paint, pass_ctx
 from generator.cli.root import cli
+from generator.core.names import plural
 
 
 @cli.command()
-@click.argument("ids", nargs=-1, callback=guide_ids)
+@click.argument(
+    "ids", nargs=-1, callback=guide_ids, help="Guide ids to check (default: every guide)."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print findings as JSON.")
 @click.option("--rules", "list_rules", is_flag=True, help="List every rule and exit.")
 @click.option(
@@ -48,14 +51,25 @@ def check(
     else:
         for result in results:
             click.echo(
-                f"{result.id}: {result.status}, {result.errors} errors, {result.warnings} warnings"
+                f"{paint(result.id, 'id')}: {result.status}, "
+                f"{_counted(result.errors, 'error')}, {_counted(result.warnings, 'warning')}"
             )
             for f in result.findings:
-                click.echo(f"  {f.severity:7} {f.rule} [{f.section}]: {f.message}")
+                click.echo(
+                    f"  {paint(f'{f.severity:7}', f.severity)} {f.rule} [{f.section}]: {f.message}"
+                )
+        errors = sum(r.errors for r in results)
+        warnings = sum(r.warnings for r in results)
         click.echo(
-            f"checked {len(results)} guides: {sum(r.errors for r in results)} errors, "
-            f"{sum(r.warnings for r in results)} warnings"
+            f"checked {plural(len(results), 'guide')}: {_counted(errors, 'error')}, "
+            f"{_counted(warnings, 'warning')}"
             + ("; approval and publishing are refused until the errors are fixed" if failed else "")
         )
     if failed:
         sys.exit(1)
+
+
+def _counted(count: int, kind: str) -> str:
+    """Return "2 errors" or "1 warning", coloured as its kind when there are any."""
+    text = plural(count, kind)
+    return paint(text, kind) if count else text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -12,9 +13,44 @@ if TYPE_CHECKING:
     from generator.guides.project import Project
 
 
+STYLES = {
+    "error": {"fg": "red", "bold": True},
+    "warning": {"fg": "yellow"},
+    "success": {"fg": "green"},
+    "id": {"bold": True},
+}
+# Set by the root group's --no-color for this run; main() clears it before each run.
+colour_switch = {"off": False}
+
+
+def use_colour(err: bool = False) -> bool:
+    """Say whether to colour output: a terminal, no --no-color, no non-empty NO_COLOR."""
+    if colour_switch["off"] or os.environ.get("NO_COLOR"):
+        return False
+    stream = sys.stderr if err else sys.stdout
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def paint(text: str, kind: str, *, err: bool = False) -> str:
+    """Return text styled as an error, warning, success or id when colour is on, else as is."""
+    style = STYLES.get(kind)
+    return click.style(text, **style) if style and use_colour(err) else text
+
+
+def warn(message: str) -> None:
+    """Print a warning line to stderr."""
+    click.echo(f"{paint('warning:', 'warning', err=True)} {message}", err=True)
+
+
+def error(message: str, prefix: str = "error:") -> None:
+    """Print an error line (or a line with another red prefix) to stderr."""
+    click.echo(f"{paint(prefix, 'error', err=True)} {message}", err=True)
+
+
 def fail(message: str, code: int = 1) -> None:
     """Print an error to stderr and exit with a code."""
-    click.echo(f"error: {message}", err=True)
+    error(message)
     sys.exit(code)
 
 
@@ -53,7 +89,7 @@ def report_source_problems(project: Project) -> int:
     from generator.core.names import escape_controls
 
     for problem in project.sources.problems:
-        click.echo(f"invalid source: {escape_controls(str(problem))}", err=True)
+        error(escape_controls(str(problem)), "invalid source:")
     return len(project.sources.problems)
 
 
@@ -82,9 +118,25 @@ def with_options(options):
 
 
 generate_options = [
-    click.option("--backend", type=click.Choice(["auto", "offline", "openai"]), default="auto"),
-    click.option("--model", envvar="PREPGUIDE_MODEL", default=None, help="LLM model name."),
-    click.option("--concurrency", type=click.IntRange(min=1), default=None),
+    click.option(
+        "--backend",
+        type=click.Choice(["auto", "offline", "openai"]),
+        default="auto",
+        show_default=True,
+        help="Who drafts: auto is openai when OPENAI_API_KEY is set, else offline.",
+    ),
+    click.option(
+        "--model",
+        envvar="PREPGUIDE_MODEL",
+        default=None,
+        help="LLM model name (default: PREPGUIDE_MODEL, then [llm] model).",
+    ),
+    click.option(
+        "--concurrency",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Requests to the model at once (default: [llm] concurrency).",
+    ),
     click.option("--force", is_flag=True, help="Regenerate even unchanged guides."),
     click.option("--dry-run", is_flag=True, help="Plan and estimate tokens; send nothing."),
     click.option("--no-cache", is_flag=True, help="Ask the model even if an answer is cached."),

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from generator.cli.common import Context, fail, pass_ctx
+from generator.cli.common import Context, fail, paint, pass_ctx, warn
 from generator.cli.root import cli
 
 
@@ -46,7 +46,7 @@ def digest_build(ctx: Context, week: str | None) -> None:
     chosen = _week(project, week)
     _, problems = published_records(project)
     for problem in problems:
-        click.echo(f"warning: {problem}", err=True)
+        warn(str(problem))
     frozen = freeze_issue(project, chosen)
     if frozen.outcome == "empty":
         click.echo(f"{chosen.label}: no guides were first published that week; nothing to send")
@@ -59,11 +59,11 @@ def digest_build(ctx: Context, week: str | None) -> None:
     if frozen.outcome == "kept":
         click.echo(f"kept {frozen.path}: sending has begun, so the issue stays as it was sent")
     else:
-        click.echo(f"wrote {frozen.path}")
+        click.echo(f"{paint('wrote', 'success')} {frozen.path}")
 
 
 @digest.command("send")
-@click.option("--week", required=True, metavar="YYYY-Www")
+@click.option("--week", required=True, metavar="YYYY-Www", help="The frozen issue to send.")
 @click.option(
     "--to",
     "subscribers_file",
@@ -103,7 +103,7 @@ def digest_send(ctx: Context, week: str, subscribers_file: Path, dry_run: bool, 
         )
     subscribers, problems = read_subscribers(subscribers_file)
     for problem in problems:
-        click.echo(f"warning: {problem}", err=True)
+        warn(str(problem))
     lock = (
         contextlib.nullcontext()
         if dry_run
@@ -159,7 +159,7 @@ def digest_send(ctx: Context, week: str, subscribers_file: Path, dry_run: bool, 
 
 
 @digest.command("unsubscribe")
-@click.argument("token")
+@click.argument("token", help="The token from an unsubscribe link.")
 @pass_ctx
 def digest_unsubscribe(ctx: Context, token: str) -> None:
     """Verify an unsubscribe token and add its address to the suppression list."""

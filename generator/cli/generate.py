@@ -20,6 +20,7 @@ from generator.cli.common import (
     with_options,
 )
 from generator.cli.root import cli
+from generator.core.names import plural
 from generator.drafting import plan
 from generator.drafting.plan import Planned
 from generator.guides.project import Project
@@ -30,12 +31,36 @@ if TYPE_CHECKING:
 batch_options = [
     click.option("--batch", is_flag=True, help="Submit the requests as OpenAI batches."),
     click.option("--wait", is_flag=True, help="With --batch: poll until done, then collect."),
-    click.option("--batch-export", type=click.Path(dir_okay=False, path_type=Path)),
-    click.option("--batch-import", type=click.Path(dir_okay=False, exists=True, path_type=Path)),
+    click.option(
+        "--batch-export",
+        type=click.Path(dir_okay=False, path_type=Path),
+        help="Write the requests to this JSONL file to submit yourself; send nothing.",
+    ),
+    click.option(
+        "--batch-import",
+        type=click.Path(dir_okay=False, exists=True, path_type=Path),
+        help="Read the answers of an exported batch from this JSONL file.",
+    ),
     click.option("--finish-online", is_flag=True, help="Re-ask rejected answers online."),
-    click.option("--poll", type=click.FloatRange(min=0), default=30.0, show_default=True),
-    click.option("--batch-max-requests", type=click.IntRange(min=1), default=None),
-    click.option("--batch-max-bytes", type=click.IntRange(min=1024), default=None),
+    click.option(
+        "--poll",
+        type=click.FloatRange(min=0),
+        default=30.0,
+        show_default=True,
+        help="With --wait: seconds between status checks.",
+    ),
+    click.option(
+        "--batch-max-requests",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Requests in one batch file at most (default: 50000, the API limit).",
+    ),
+    click.option(
+        "--batch-max-bytes",
+        type=click.IntRange(min=1024),
+        default=None,
+        help="Bytes in one batch file at most (default: 200 MiB, the API limit).",
+    ),
 ]
 
 
@@ -92,7 +117,7 @@ def print_dry_run(project: Project, result: plan.DryRun) -> bool:
     todo = planned.todo
     click.echo(
         f"dry run: {len(todo)} to generate, {len(planned.plan) - len(todo)} to skip, "
-        f"~{result.prompt_tokens} prompt tokens estimated; nothing sent"
+        f"~{plural(result.prompt_tokens, 'prompt token')} estimated; nothing sent"
     )
     if result.estimate is not None:
         click.echo(estimate_line(result.estimate))
@@ -168,7 +193,7 @@ class _Progress:
         tokens = report.prompt_tokens + report.completion_tokens
         return (
             f"\r{done}/{self.total} done, {len(report.failed)} failed, "
-            f"{tokens} tokens, {report.elapsed:.1f}s elapsed"
+            f"{plural(tokens, 'token')}, {report.elapsed:.1f}s elapsed"
         )
 
     def __call__(self, report: GenerateReport) -> None:
@@ -182,7 +207,9 @@ class _Progress:
 
 
 @cli.command()
-@click.argument("ids", nargs=-1, callback=guide_ids)
+@click.argument(
+    "ids", nargs=-1, callback=guide_ids, help="Guide ids to draft (default: every record)."
+)
 @with_options(generate_options)
 @with_options(batch_options)
 @pass_ctx
@@ -234,7 +261,14 @@ def print_usage(project: Project, as_json: bool) -> None:
 
 
 @cli.command()
-@click.option("-n", "--count", type=click.IntRange(min=1), default=20, show_default=True)
+@click.option(
+    "-n",
+    "--count",
+    type=click.IntRange(min=1),
+    default=20,
+    show_default=True,
+    help="How many of the latest calls to show.",
+)
 @click.option(
     "--guide", "guide_id", default=None, callback=guide_ids, help="Only calls for this guide id."
 )
@@ -259,7 +293,7 @@ def logs(ctx: Context, count: int, guide_id: str | None, as_json: bool, usage: b
         click.echo(
             f"{call.time}  {call.model}  prompt {call.prompt_hash[:12]}  {call.guide_id} "
             f"#{call.attempt}  {call.prompt_tokens}+{call.completion_tokens} tokens  {source}  "
-            f"{call.retries} retries  {call.outcome}"
+            f"{plural(call.retries, 'retry', 'retries')}  {call.outcome}"
         )
     if not calls:
         click.echo("no LLM calls logged yet")

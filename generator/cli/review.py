@@ -13,9 +13,10 @@ from generator.checks import doc_evidence
 from generator.checks.evidence import claim_evidence, marked
 from generator.checks.judge import cached_opinions
 from generator.checks.runner import check_context
-from generator.cli.common import Context, fail, guide_ids, pass_ctx
+from generator.cli.common import Context, error, fail, guide_ids, paint, pass_ctx, warn
 from generator.cli.root import cli
 from generator.core.errors import ConfigError, PrepguideError, StorageError
+from generator.core.names import plural
 from generator.review import spans
 
 
@@ -29,7 +30,12 @@ def _flag_text(row) -> str:
 
 
 @review.command("list")
-@click.option("--status", type=click.Choice(review_mod.STATUSES), default=None)
+@click.option(
+    "--status",
+    type=click.Choice(review_mod.STATUSES),
+    default=None,
+    help="Only guides in this review status.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print rows as JSON.")
 @pass_ctx
 def review_list(ctx: Context, status: str | None, as_json: bool) -> None:
@@ -51,7 +57,7 @@ def review_list(ctx: Context, status: str | None, as_json: bool) -> None:
 
 
 @review.command("show")
-@click.argument("guide_id", callback=guide_ids)
+@click.argument("guide_id", callback=guide_ids, help="The guide to show.")
 @pass_ctx
 def review_show(ctx: Context, guide_id: str) -> None:
     """Show one guide's status, provenance, findings, evidence and text."""
@@ -85,9 +91,11 @@ def review_show(ctx: Context, guide_id: str) -> None:
     click.echo(f"  revisions {len(ctx.project.guides.revisions(guide_id))}")
     for warning in row.source.warnings if row.source else []:
         click.echo(f"  warning   {warning.field}: {warning.message}")
-    click.echo(f"findings: {row.errors} errors, {row.warnings} warnings")
+    click.echo(f"findings: {plural(row.errors, 'error')}, {plural(row.warnings, 'warning')}")
     for f in row.findings:
-        click.echo(f"  {f.severity:7} {f.rule:24} [{f.section}] {f.message}")
+        click.echo(
+            f"  {paint(f'{f.severity:7}', f.severity)} {f.rule:24} [{f.section}] {f.message}"
+        )
     if row.source:
         claims = spans.locate_claims(spans.reports_text(row.doc), spans.source_fields(row.source))
         click.echo(f"figures and quotes in 'What {row.doc.meta.company} reports': {len(claims)}")
@@ -109,7 +117,7 @@ def review_show(ctx: Context, guide_id: str) -> None:
 
 
 @review.command("diff")
-@click.argument("guide_id", callback=guide_ids)
+@click.argument("guide_id", callback=guide_ids, help="The guide to diff.")
 @click.option("--published", is_flag=True, help="Diff against the live (approved) version.")
 @pass_ctx
 def review_diff(ctx: Context, guide_id: str, published: bool) -> None:
@@ -134,7 +142,7 @@ def _apply(project, action, guide_ids, **kwargs) -> None:
     for guide_id in repaired:
         click.echo(f"{guide_id}: settled a review action an interrupted run left", err=True)
     for problem in problems:
-        click.echo(f"warning: {problem}", err=True)
+        warn(str(problem))
     refused = 0
     for guide_id in guide_ids:
         try:
@@ -142,21 +150,23 @@ def _apply(project, action, guide_ids, **kwargs) -> None:
         except StorageError:
             raise  # the disk or its permissions: every other guide would fail the same way
         except PrepguideError as exc:
-            click.echo(f"refused: {exc}", err=True)
+            error(str(exc), "refused:")
             refused += 1
         else:
             click.echo(
-                f"{outcome.guide_id}: {outcome.from_state} -> {outcome.to_state} "
-                f"({outcome.content_hash[:12]})"
+                f"{paint(outcome.guide_id, 'id')}: {outcome.from_state} -> "
+                f"{paint(outcome.to_state, 'success')} ({outcome.content_hash[:12]})"
             )
     if refused:
         sys.exit(1)
 
 
 @review.command("approve")
-@click.argument("guide_ids", nargs=-1, required=True, callback=guide_ids)
+@click.argument(
+    "guide_ids", nargs=-1, required=True, callback=guide_ids, help="Guide ids to approve."
+)
 @click.option("--by", required=True, metavar="NAME", help="The reviewer.")
-@click.option("--note", default=None)
+@click.option("--note", default=None, help="A note kept in the audit log.")
 @pass_ctx
 def review_approve(ctx: Context, guide_ids, by: str, note: str | None) -> None:
     """Approve the exact current text of guides with no error findings."""
@@ -164,7 +174,7 @@ def review_approve(ctx: Context, guide_ids, by: str, note: str | None) -> None:
 
 
 @review.command("reject")
-@click.argument("guide_id", callback=guide_ids)
+@click.argument("guide_id", callback=guide_ids, help="The guide to reject.")
 @click.option("--by", required=True, metavar="NAME", help="The reviewer.")
 @click.option("--note", required=True, help="Why: what must change.")
 @pass_ctx
@@ -174,10 +184,13 @@ def review_reject(ctx: Context, guide_id: str, by: str, note: str) -> None:
 
 
 @review.command("withdraw")
-@click.argument("guide_id", callback=guide_ids)
+@click.argument("guide_id", callback=guide_ids, help="The guide to withdraw.")
 @click.option("--by", required=True, metavar="NAME", help="The reviewer.")
 @click.option(
-    "--reason", required=True, type=click.Choice(review_mod.WITHDRAW_REASONS, case_sensitive=False)
+    "--reason",
+    required=True,
+    type=click.Choice(review_mod.WITHDRAW_REASONS, case_sensitive=False),
+    help="Why it comes off the site (kept in the audit log).",
 )
 @pass_ctx
 def review_withdraw(ctx: Context, guide_id: str, by: str, reason: str) -> None:
@@ -187,14 +200,19 @@ def review_withdraw(ctx: Context, guide_id: str, by: str, reason: str) -> None:
 
 
 @review.command("log")
-@click.argument("guide_id", required=False, callback=guide_ids)
+@click.argument(
+    "guide_id", required=False, callback=guide_ids, help="Only this guide (default: all)."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print entries as JSON Lines.")
 @pass_ctx
 def review_log(ctx: Context, guide_id: str | None, as_json: bool) -> None:
     """Print the audit trail, oldest first; report unreadable lines and show the rest."""
     trail = review_mod.audit_log(ctx.project, guide_id)
     for problem in trail.problems:
-        click.echo(f"{'warning' if problem.rule == 'audit.torn' else 'error'}: {problem}", err=True)
+        if problem.rule == "audit.torn":
+            warn(str(problem))
+        else:
+            error(str(problem))
     for entry in trail.entries:
         if as_json:
             click.echo(entry.model_dump_json())
@@ -211,8 +229,14 @@ def review_log(ctx: Context, guide_id: str | None, as_json: bool) -> None:
 
 
 @review.command("serve")
-@click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True)
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8765,
+    show_default=True,
+    help="Port to listen on (0: any free port).",
+)
 @click.option(
     "--allow-host",
     "allow_hosts",

@@ -1,14 +1,15 @@
-"""The root `prepguide` command group and its --root option."""
+"""The root `prepguide` command group and its --root and --no-color options."""
 
 from __future__ import annotations
 
+import difflib
 import importlib
 from pathlib import Path
 
 import click
 
 from generator import __version__
-from generator.cli.common import Context
+from generator.cli.common import Context, colour_switch
 from generator.core import collector
 
 # Each command's module, imported only when the command runs, and the summary that
@@ -17,6 +18,7 @@ COMMANDS = {
     "batch": ("batch", "OpenAI batches: status, list, collect, cancel."),
     "build": ("site", "Generate, check and publish: the main job."),
     "check": ("check", "Check guides against their records; exit 1 on any error finding."),
+    "completion": ("completion", "Print the shell completion script for bash, zsh or fish."),
     "digest": ("digest", "The weekly digest: build an issue, send it, take unsubscribes."),
     "generate": (
         "generate",
@@ -59,6 +61,23 @@ class LazyGroup(click.Group):
                 importlib.import_module(f"generator.cli.{module}")
         return self.commands.get(cmd_name)
 
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        name = click.utils.make_str(args[0])
+        unknown = self.get_command(ctx, name) is None and not name.startswith("-")
+        if unknown and not ctx.resilient_parsing:
+            raise click.UsageError(self.unknown_command(name), ctx)
+        return super().resolve_command(ctx, args)
+
+    def unknown_command(self, name: str) -> str:
+        """Say a command is unknown, suggesting close names from COMMANDS as click does."""
+        close = sorted(difflib.get_close_matches(name, sorted({*COMMANDS, *self.commands})))
+        message = f"No such command {name!r}."
+        if len(close) == 1:
+            return f"{message} Did you mean {close[0]!r}?"
+        if close:
+            return f"{message} (Did you mean one of: {', '.join(map(repr, close))}?)"
+        return message
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         self._summaries = True
         try:
@@ -72,8 +91,8 @@ class LazyGroup(click.Group):
             importlib.import_module(f"generator.cli.{module}")
 
 
-@click.group(cls=LazyGroup)
-@click.version_option(__version__, prog_name="prepguide")
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="prepguide", help="Print the version and exit.")
 @click.option(
     "--root",
     type=click.Path(file_okay=False, path_type=Path),
@@ -81,7 +100,17 @@ class LazyGroup(click.Group):
     show_default=True,
     help="Folder holding sources/, guides/, prompts/ and prepguide.toml.",
 )
+@click.option(
+    "--no-color",
+    "--no-colour",
+    "no_colour",
+    is_flag=True,
+    help="Plain text even on a terminal (so does a non-empty NO_COLOR).",
+)
 @click.pass_context
-def cli(click_ctx: click.Context, root: Path) -> None:
+def cli(click_ctx: click.Context, root: Path, no_colour: bool) -> None:
     """Turn engineering write-ups into checked career-prep guides."""
+    colour_switch["off"] = no_colour
+    if no_colour:
+        click_ctx.color = False
     click_ctx.obj = Context(root)

@@ -20,6 +20,7 @@ from generator.cli.common import (
 )
 from generator.cli.generate import GeneratePrinter
 from generator.cli.root import cli
+from generator.core.names import plural
 from generator.drafting.run import Generation
 from generator.guides.project import Project
 from generator.pipeline import Checked, Published
@@ -28,10 +29,10 @@ from generator.pipeline import Checked, Published
 def print_published(project: Project, published: Published) -> None:
     """Print what publishing did: pages, left-out and flagged guides, removals and warnings."""
     out_dir, preview, report = published.out_dir, published.preview, published.report
-    drafts = f", {len(report.drafts)} drafts" if preview else ""
-    guides = f"{len(report.guides)} guide" + ("" if len(report.guides) == 1 else "s")
+    drafts = f", {plural(len(report.drafts), 'draft')}" if preview else ""
+    guides = plural(len(report.guides), "guide")
     click.echo(
-        f"published {guides}{drafts} in {len(report.pages)} pages "
+        f"published {guides}{drafts} in {plural(len(report.pages), 'page')} "
         f"({report.written} changed, {len(report.removed)} removed"
         + (", nothing changed since the last build" if report.reused else "")
         + f") to {out_dir}"
@@ -58,7 +59,7 @@ def print_checked(checked: Checked) -> None:
     """Print the one line a build says about the checks."""
     results, held = checked.results, checked.held
     click.echo(
-        f"checks: {len(results) - len(held)} of {len(results)} guides clean"
+        f"checks: {len(results) - len(held)} of {plural(len(results), 'guide')} clean"
         + (
             f"; {len(held)} have error findings and cannot be approved until fixed "
             f"({', '.join(r.id for r in held)}); run `prepguide check` for details"
@@ -90,13 +91,19 @@ def topics(ctx: Context, as_json: bool) -> None:
         click.echo(f"{topic.name} (topics/{topic.slug}/)")
         click.echo(f"  {topic.paragraph}")
     click.echo(
-        f"{len(hubs)} topics with at least {project.settings.topics.min_sources} write-ups "
-        f"across {len(project.sources.sources)} write-ups"
+        f"{plural(len(hubs), 'topic')} with at least "
+        f"{plural(project.settings.topics.min_sources, 'write-up')} "
+        f"across {plural(len(project.sources.sources), 'write-up')}"
     )
 
 
 @cli.command()
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Folder to write the site to (default: ROOT/site).",
+)
 @click.option("--preview", is_flag=True, help="Include drafts, bannered and noindexed.")
 @click.option(
     "--strict",

@@ -7,9 +7,17 @@ from pathlib import Path
 
 import click
 
-from generator.cli.common import Context, incomplete_notes, pass_ctx, report_source_problems
+from generator.cli.common import (
+    Context,
+    error,
+    incomplete_notes,
+    paint,
+    pass_ctx,
+    report_source_problems,
+    warn,
+)
 from generator.cli.root import cli
-from generator.core.names import escape_controls
+from generator.core.names import escape_controls, plural
 
 
 @cli.group()
@@ -25,22 +33,26 @@ def sources_check(ctx: Context) -> None:
     problems = report_source_problems(project)
     warnings = [warning for source in project.sources.sources for warning in source.warnings]
     for warning in warnings:
-        click.echo(f"warning: {escape_controls(str(warning))}", err=True)
+        warn(escape_controls(str(warning)))
     notes = incomplete_notes(project)
     for note in notes:
         click.echo(f"note: {note}")
     invalid = len({problem.path for problem in project.sources.problems})
     click.echo(
-        f"{len(project.sources.sources)} valid, {invalid} invalid ({problems} problems)"
+        f"{len(project.sources.sources)} valid, {invalid} invalid ({plural(problems, 'problem')})"
         + (f", {len(notes)} not yet publishable" if notes else "")
-        + (f", {len(warnings)} warning{'s' * (len(warnings) != 1)}" if warnings else "")
+        + (f", {plural(len(warnings), 'warning')}" if warnings else "")
     )
     if problems:
         sys.exit(1)
 
 
 @sources.command("import")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument(
+    "file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="A .json array, .jsonl or .csv file of records.",
+)
 @pass_ctx
 def sources_import(ctx: Context, file: Path) -> None:
     """Import a JSON array, JSONL or CSV file into sources/<id>.yaml."""
@@ -50,13 +62,13 @@ def sources_import(ctx: Context, file: Path) -> None:
     rows = read_import_file(file)
     report = import_records(rows, project.workspace.sources_dir, project.sources, project.today)
     for path in report.written:
-        click.echo(f"wrote {path}")
+        click.echo(f"{paint('wrote', 'success')} {path}")
     for path in report.unchanged:
         click.echo(f"unchanged {path}")
     for line in report.duplicates:
         click.echo(f"skipped duplicate: {line}")
     for problem in report.problems:
-        click.echo(f"not imported: {escape_controls(str(problem))}", err=True)
+        error(escape_controls(str(problem)), "not imported:")
     click.echo(
         f"{len(report.written)} written, {len(report.duplicates)} duplicate, "
         f"{len(report.refused)} refused"

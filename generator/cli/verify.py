@@ -9,8 +9,18 @@ from typing import TYPE_CHECKING
 
 import click
 
-from generator.cli.common import Context, fail, guide_ids, pass_ctx, report_source_problems
+from generator.cli.common import (
+    Context,
+    error,
+    fail,
+    guide_ids,
+    paint,
+    pass_ctx,
+    report_source_problems,
+    warn,
+)
 from generator.cli.root import cli
+from generator.core.names import plural
 
 if TYPE_CHECKING:
     from generator.verify.run import VerifyRow
@@ -19,7 +29,8 @@ if TYPE_CHECKING:
 def _verify_line(row: VerifyRow) -> str:
     http = str(row.http_status) if row.http_status else "-"
     checked = f"checked {row.checked.isoformat()}" if row.checked else "never checked"
-    line = f"  {row.status or 'unchecked':12} {http:>4}  {row.id}  {row.url}  ({checked})"
+    status = paint(f"{row.status or 'unchecked':12}", "success" if row.live else "error")
+    line = f"  {status} {http:>4}  {row.id}  {row.url}  ({checked})"
     if row.final_url and row.final_url != row.url:
         line += f"\n{'':20}-> {row.final_url}"
     if row.error:
@@ -31,7 +42,9 @@ def _verify_summary(rows: list[VerifyRow]) -> None:
     counts: dict[str, int] = {}
     for row in rows:
         counts[row.status or "unchecked"] = counts.get(row.status or "unchecked", 0) + 1
-    click.echo(f"{len(rows)} links: " + ", ".join(f"{n} {k}" for k, n in sorted(counts.items())))
+    click.echo(
+        f"{plural(len(rows), 'link')}: " + ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
+    )
     changed = sorted({row.id for row in rows if row.status == "changed"})
     if changed:
         click.echo(f"source text changed; re-review the guides of: {', '.join(changed)}")
@@ -43,7 +56,9 @@ def _verify_summary(rows: list[VerifyRow]) -> None:
 
 
 @cli.command()
-@click.argument("ids", nargs=-1, callback=guide_ids)
+@click.argument(
+    "ids", nargs=-1, callback=guide_ids, help="Record ids to check (default: every record)."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON row per URL.")
 @click.option("--concurrency", type=click.IntRange(min=1), default=None, help="Hosts at once.")
 @click.option("--force", is_flag=True, help="Re-check links already checked today.")
@@ -65,7 +80,7 @@ def verify(ctx: Context, ids, as_json, concurrency, force, manual_id, by, manual
     project = ctx.project
     ledger = project.ledger
     for problem in ledger.problems:
-        click.echo(f"warning: {problem}", err=True)
+        warn(str(problem))
     if manual_id is None:
         if by or manual_url:
             fail("--by and --url go with --manual ID", 2)
@@ -83,14 +98,16 @@ def verify(ctx: Context, ids, as_json, concurrency, force, manual_id, by, manual
     ok = report_source_problems(project) == 0
     known = project.sources.by_id()
     for missing in sorted(set(ids) - set(known)):
-        click.echo(f"error: no valid source record with id {missing!r}", err=True)
+        error(f"no valid source record with id {missing!r}")
         ok = False
     chosen = [known[i] for i in dict.fromkeys(ids) if i in known] if ids else list(known.values())
     targets = collect_targets(chosen)
     due = list(targets) if force else due_targets(targets, ledger, project.today)
     settings = project.settings.verify
     if not as_json:
-        click.echo(f"checking {len(due)} links ({len(targets) - len(due)} already checked today)")
+        click.echo(
+            f"checking {plural(len(due), 'link')} ({len(targets) - len(due)} already checked today)"
+        )
     fresh = asyncio.run(
         check_links(
             due,

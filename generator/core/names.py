@@ -84,3 +84,8 @@ def slugify(text: str) -> str:
     else:
         slug = re.sub(r"-+", "-", "".join(map(_slug_char, folded))).strip("-")
     return f"{slug}-page" if slug in WINDOWS_RESERVED else slug
+
+
+def plural(count: int, noun: str, many: str | None = None) -> str:
+    """Return a count and its noun, "1 guide" but "2 guides"; many is an irregular plural."""
+    return f"{count} {noun if count == 1 else many or noun + 's'}"

@@ -16,6 +16,7 @@ from openai.lib._parsing import type_to_response_format_param
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from generator.core.errors import AuthError, DraftError
+from generator.core.names import plural
 from generator.drafting.prompts import PromptSet
 from generator.drafting.protocol import OPENAI_DRAFTER_VERSION, DraftResult
 from generator.guides.document import Usage
@@ -350,11 +351,11 @@ class OpenAIDrafter:
                 )
                 return _CallFailed(error, f"error: HTTP {status}", retries)
             detail = _squash(str(exc.message))[:200]
-            after = f" after {retries} retries" if retries else ""
+            after = f" after {plural(retries, 'retry', 'retries')}" if retries else ""
             error = DraftError(f"HTTP {status}{after}: {detail}", record_id=source.key)
             return _CallFailed(error, f"error: HTTP {status}", retries)
         retries = _retries_of(getattr(exc, "request", None))
-        after = f" after {retries} retries" if retries else ""
+        after = f" after {plural(retries, 'retry', 'retries')}" if retries else ""
         if isinstance(exc, openai.APITimeoutError):
             timeout = self.client.timeout
             seconds = getattr(timeout, "read", None) or timeout

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
+from email.headerregistry import Address
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
@@ -42,10 +43,15 @@ site/
 """
 
 
+def toml_string(text: str) -> str:
+    """Quote text as a TOML basic string (JSON's escapes, minus surrogate pairs TOML refuses)."""
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
+
+
 def config_text(site_name: str, base_url: str | None) -> str:
     """Return a commented prepguide.toml for a new folder."""
     url_line = (
-        f"base_url = {json.dumps(base_url)}"
+        f"base_url = {toml_string(base_url)}"
         if base_url
         else '# base_url = "https://guides.example.net"'
     )
@@ -54,7 +60,7 @@ def config_text(site_name: str, base_url: str | None) -> str:
 
 [site]
 # The name in the disclaimer of every guide and in the site's header.
-name = {json.dumps(site_name)}
+name = {toml_string(site_name)}
 # Where the site will be served. The feed and the sitemap need absolute URLs, so set it
 # before you publish.
 {url_line}
@@ -80,6 +86,20 @@ name = {json.dumps(site_name)}
 # timeout = 15
 # concurrency = 8
 # host_interval = 1
+
+[digest]
+# The weekly email (`prepguide digest build`, then `digest send`). These three placeholders
+# let `digest build` freeze an issue at once; put your own in before you send one.
+# The From line of every issue.
+sender = {toml_string(str(Address(site_name, addr_spec="digest@example.org")))}
+# Your postal address and a contact line: shown in every issue, as mail law asks.
+footer = {toml_string(f"{site_name}, 1 Example Street, Springfield. Contact: editors@example.org")}
+# The https endpoint of your mail provider or web form; each link adds ?token=...
+unsubscribe_url = "https://example.org/unsubscribe"
+# Where the site's subscribe box posts (no box without it).
+# subscribe_url = "https://example.org/subscribe"
+# Messages sent per minute; 0: no limit.
+# per_minute = 60
 """
 
 

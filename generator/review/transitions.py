@@ -10,6 +10,7 @@ from generator.checks import check_guide, has_errors, verdict_key
 from generator.checks.runner import check_context
 from generator.core.clock import iso, now
 from generator.core.errors import ReviewError
+from generator.core.names import plural
 from generator.guides.document import GuideDoc
 from generator.guides.findings import count
 from generator.guides.project import Project
@@ -160,7 +161,7 @@ def approve(
             )
             raise _refuse(
                 guide_id,
-                f"cannot approve while checks report {count(findings, 'error')} error(s): "
+                f"cannot approve while checks report {plural(count(findings, 'error'), 'error')}: "
                 f"{reasons}",
                 "review.findings",
             )

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from markupsafe import Markup
 
+from generator.core.names import plural
 from generator.core.urls import url_path
 from generator.site import issues
 from generator.site.feeds import index_chunks, index_path
@@ -159,7 +160,7 @@ def _index_intro(model: SiteModel) -> dict:
     noun = "company" if len(companies) == 1 else "companies"
     return {
         "counts": f"{guides} on write-ups from {len(companies)} {noun}, "
-        f"drawn from the {len(model.sources)} write-ups in our database",
+        f"drawn from the {plural(len(model.sources), 'write-up')} in our database",
         "topics": [
             {"name": t.name, "href": model.topic_href[t.key], "count": t.count} for t in top_topics
         ],
@@ -225,7 +226,7 @@ def _topics_index(model: SiteModel, common: dict) -> Page:
         {
             "href": url_path(f"topics/{t.slug}/index.html"),
             "name": t.name,
-            "note": f"{t.count} write-ups · {TOPIC_FIELD_LABELS[t.field].lower()}",
+            "note": f"{plural(t.count, 'write-up')} · {TOPIC_FIELD_LABELS[t.field].lower()}",
         }
         for t in sorted(model.topics, key=lambda t: (-t.count, t.name.casefold(), t.slug))
     ]

@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 from markupsafe import Markup
 
 from generator.core.config import SiteSettings
+from generator.core.names import plural
 from generator.core.urls import url_path
 from generator.digest.issue import DigestIssue, Week, build_issue, week_of
 from generator.guides.markdown import safe_link
@@ -240,7 +241,7 @@ class SiteModel:
             links.append(
                 {
                     "name": topic.name,
-                    "note": f"{topic.count} write-ups",
+                    "note": plural(topic.count, "write-up"),
                     "href": self.topic_href[topic.key],
                 }
             )

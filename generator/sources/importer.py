@@ -93,21 +93,47 @@ def read_import_file(path: Path) -> list[ImportRow]:
     ]
 
 
+def csv_delimiter(text: str) -> str:
+    """Return the delimiter of a CSV file's header line: ';' or ',' (the default)."""
+    header = text.split("\n", 1)[0]
+    try:
+        return csv.Sniffer().sniff(header, delimiters=";,").delimiter
+    except csv.Error:
+        return ","
+
+
 def _csv_rows(path: Path, text: str) -> list[ImportRow]:
-    reader = csv.DictReader(io.StringIO(text))
+    delimiter = csv_delimiter(text)
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    header = next(reader, [])
+    keys = [name.strip().casefold() for name in header]
+    named = [key for key in keys if key]
+    twice = sorted({key for key in named if named.count(key) > 1})
+    if twice:
+        raise SourceError(
+            f"the header names {', '.join(map(repr, twice))} more than once (headers match "
+            "whatever their case); keep one column of each",
+            path=path,
+            rule="import.syntax",
+        )
     rows = []
-    for row in reader:
+    for cells in reader:
         label = f"{path}:{reader.line_num}"
-        if row.get(None):  # type: ignore[call-overload]
+        if not any(cell.strip() for cell in cells):
+            continue
+        if len(cells) > len(keys):
             rows.append(
-                ImportRow(label, None, "more cells than the header; quote values holding commas")
+                ImportRow(
+                    label,
+                    None,
+                    f"more cells than the header; quote values holding {delimiter!r}",
+                )
             )
             continue
         record: dict[str, Any] = {}
-        for key, value in row.items():
-            if key is None or value is None or not value.strip():
+        for key, value in zip(keys, cells, strict=False):
+            if not key or not value.strip():
                 continue
-            key = key.strip()
             if key in LIST_FIELDS:
                 record[key] = [item.strip() for item in value.split(";") if item.strip()]
             else:

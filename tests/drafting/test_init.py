@@ -170,3 +170,28 @@ def test_a_new_folder_generates_and_publishes_without_a_prompts_folder(tmp_path:
     body = (root / "guides" / "example-co-page-cache.md").read_text(encoding="utf-8")
     assert "## Our career interpretation: decide what may be stale" in body
     assert not (root / "prompts").exists()
+
+
+def test_digest_build_works_in_a_folder_fresh_from_init(tmp_path: Path) -> None:
+    root = tmp_path / "db"
+    assert run_cli("init", str(root), "--name", "Guides for Zoë").returncode == 0
+    text = (root / "prepguide.toml").read_text(encoding="utf-8")
+    assert "[digest]" in text and "# per_minute = 60" in text
+    assert tomllib.loads(text)["digest"]["sender"] == "Guides for Zoë <digest@example.org>"
+    empty = run_cli("--root", str(root), "digest", "build")
+    assert empty.returncode == 0, empty.stderr
+    steps = [
+        ("verify", "--manual", "example-co-page-cache", "--by", "Ann"),
+        ("build",),
+        ("review", "approve", "example-co-page-cache", "--by", "Ann"),
+        ("publish",),
+    ]
+    for step in steps:
+        done = run_cli("--root", str(root), *step)
+        assert done.returncode == 0, (step, done.stderr)
+    issue = run_cli("--root", str(root), "digest", "build", "--week", "2026-W49")
+    assert issue.returncode == 0, issue.stderr
+    eml = root / "digest" / "2026-W49.eml"
+    assert f"wrote {eml}" in issue.stdout
+    assert "How Example Co cached its product pages" in issue.stdout
+    assert b"https://example.org/unsubscribe?token=" in eml.read_bytes()

@@ -133,7 +133,7 @@ def test_c17_no_answer_within_the_timeout_is_still_retried_by_the_sdk(workspace,
     fake.script(Hang(seconds=5), match="Shopify", times=None)
     set_llm(workspace, timeout=0.5, max_retries=1)
     result = run(workspace, fake, "generate", "shopify-catalog-clustering")
-    assert "timed out (0.5s) after 1 retries" in result.output
+    assert "timed out (0.5s) after 1 retry" in result.output
     assert fake.request_count == 2
 
 

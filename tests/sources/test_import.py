@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import subprocess
 import sys
@@ -14,6 +15,7 @@ import yaml
 from generator.sources.records import load_sources
 
 TODAY = date(2026, 11, 30)
+REPO_SOURCES = Path(__file__).resolve().parents[2] / "sources"
 RECORDS = [
     {
         "company": "Acme",
@@ -237,3 +239,70 @@ def test_an_unreadable_import_file_is_reported_not_a_traceback(workspace: Path) 
 
     missing = run_cli(workspace, "sources", "import", str(workspace / "nope.csv"))
     assert missing.returncode == 2
+
+
+def test_a_spreadsheet_export_with_semicolons_capitals_and_a_bom_imports(
+    workspace: Path,
+) -> None:
+    source_file = workspace / "export.csv"
+    with source_file.open("w", encoding="utf-8-sig", newline="") as handle:
+        writer = csv.writer(handle, delimiter=";")  # as a spreadsheet in a comma-decimal locale
+        writer.writerow(["Title", "URL", "Company", "Published", "Summary", " Stack "])
+        writer.writerow(
+            [
+                "How Initech sped up builds",
+                "https://initech.example/builds",
+                "Initech",
+                "2026-05-02",
+                "Initech cached build outputs; builds took 40% less time.",
+                "Bazel; Redis",
+            ]
+        )
+        writer.writerow(["", "", "", "", "", ""])  # a spreadsheet's trailing empty row
+    assert source_file.read_bytes().startswith(b"\xef\xbb\xbfTitle;URL;")
+    result = run_cli(workspace, "sources", "import", str(source_file))
+    assert result.returncode == 0, result.stderr
+    assert "1 written, 0 duplicate, 0 refused" in result.stdout
+    record = yaml.safe_load(
+        (workspace / "sources" / "how-initech-sped-up-builds.yaml").read_text(encoding="utf-8")
+    )
+    assert record == {
+        "id": "how-initech-sped-up-builds",
+        "company": "Initech",
+        "title": "How Initech sped up builds",
+        "url": "https://initech.example/builds",
+        "published": date(2026, 5, 2),
+        "summary": "Initech cached build outputs; builds took 40% less time.",
+        "stack": ["Bazel", "Redis"],
+    }
+
+
+def test_csv_headers_match_whatever_their_case_and_spaces(workspace: Path) -> None:
+    source_file = workspace / "export.csv"
+    source_file.write_text(
+        "Title, URL ,COMPANY,Summary\n"
+        "Search at Umbrella,https://umbrella.example/search,Umbrella,Ranked in two stages.\n",
+        encoding="utf-8",
+    )
+    result = run_cli(workspace, "sources", "import", str(source_file))
+    assert result.returncode == 0, result.stderr
+    record = yaml.safe_load(
+        (workspace / "sources" / "search-at-umbrella.yaml").read_text(encoding="utf-8")
+    )
+    assert (record["title"], record["url"], record["company"]) == (
+        "Search at Umbrella",
+        "https://umbrella.example/search",
+        "Umbrella",
+    )
+
+
+def test_a_csv_header_naming_a_field_twice_is_refused_whole(workspace: Path) -> None:
+    source_file = workspace / "export.csv"
+    source_file.write_text("title,Title,summary\nA,B,C\n", encoding="utf-8")
+    result = run_cli(workspace, "sources", "import", str(source_file))
+    assert result.returncode == 1
+    assert f"error: {source_file}: the header names 'title' more than once" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert sorted(p.name for p in (workspace / "sources").glob("*.yaml")) == sorted(
+        p.name for p in (REPO_SOURCES).glob("*.yaml")
+    )
