@@ -85,6 +85,15 @@ SYSTEM_NOUNS = (
     r"systems?|models?|engines?|infrastructure|stack|pipelines?|services?|algorithms?|ranking"
     r"|feeds?|products?|surfaces?|teams?|workloads?|quality|problems?|tasks?"
 )
+# What an endorsement can be of: the guide, its advice, the reader ("an endpoint backed by
+# MySQL" is no endorsement).
+ENDORSED = (
+    r"(?:(?:this|the|our|these|such|its|each|every)\s+(?:[\w-]+\s+)?(?:guides?|pages?|site"
+    r"|advice|recommendations?|suggestions?|steps?|tips?|plans?|interpretation|case\s+study"
+    r"|approach|method|preparation|exercises?|materials?|content|summary|checklists?|lists?"
+    r"|practice|course|curriculum|roadmap|strategy|portfolio|projects?|answers?)"
+    r"|you|candidates?|readers?|applicants?|we|us|this|that)"
+)
 # Entity names are masked with one private-use character, so the attribution patterns below
 # are compiled once instead of once per company.
 ENTITY_MARK = "\ue000"
@@ -187,8 +196,8 @@ _PATTERNS = (
         LESSON_CUES,
     ),
     (
-        rf"\b(?:endorsed|recommended|approved|sponsored|backed|vetted|certified|sanctioned"
-        rf"|commissioned|blessed)\s+by\s+{_ENTITY}",
+        rf"\b{ENDORSED}(?:\s+[\w-]+){{0,3}}?\s+(?:endorsed|recommended|approved|sponsored|backed"
+        rf"|vetted|certified|sanctioned|commissioned|blessed)\s+by\s+{_ENTITY}",
         (
             "endors",
             "recommend",
@@ -248,7 +257,7 @@ def _attributed_advice(
         match = pattern.search(masked)
         if match is None:
             continue
-        if index == len(ATTRIBUTION_PATTERNS) - 1 and NEGATION.search(masked, 0, match.start()):
+        if index == len(ATTRIBUTION_PATTERNS) - 1 and NEGATION.search(masked, 0, match.end()):
             continue
         hit = match.group()
         before = masked[: match.start()].count(ENTITY_MARK)
