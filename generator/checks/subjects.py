@@ -159,22 +159,31 @@ def mentions_document(text: str) -> bool:
     return any(hint in lowered for hint in DOCUMENT_HINTS) and DOCUMENT.search(text) is not None
 
 
-TOOL_WORDS = frozenset(t for t in TECH_TERMS_TUPLE if " " not in t)
+# Third-party products that a record's stack names beside the built-in list's.
+THIRD_PARTY = frozenset(
+    ["kafka", "redis", "postgres", "flink", "cassandra", "pytorch", "rocksdb", "vitess"]
+    + ["jenkins", "linkerd", "celery", "sqs", "vllm", "prometheus", "mysql", "envoy", "nginx"]
+    + ["kubernetes", "spark", "elasticsearch", "opensearch", "scylladb", "cockroachdb"]
+    + ["memcached", "bigtable", "spanner", "aurora", "sqlite", "duckdb", "iceberg", "parquet"]
+    + ["arrow", "numpy", "pandas", "cuda", "nccl", "slurm", "bazel", "argo", "helm", "vault"]
+)
+TOOL_WORDS = frozenset(t for t in TECH_TERMS_TUPLE if " " not in t) | THIRD_PARTY
 
 
 def is_tool(name: str, ctx: CheckContext) -> bool:
     """Return True when a name is a third-party tool, not one of the company's own systems.
 
-    A tool is a name the database's stack or techniques (or the built-in list of products)
-    lists; the record's own use wins where its title names it and its stack does not.
+    A tool is a name of the built-in product list, or of the database's stack or techniques
+    that this record does not list (other records do); the record's own use wins where its
+    title names it.
     """
     key = name.casefold()
-    if key not in TOOL_WORDS and key not in _lowered(ctx.vocabulary):
-        return False
     source = ctx.source
-    own_stack = {t.casefold() for t in (*source.stack, *source.techniques)}
-    if key in own_stack:
-        return True
+    if key not in TOOL_WORDS:
+        if key not in _lowered(ctx.vocabulary):
+            return False
+        if key in {t.casefold() for t in (*source.stack, *source.techniques)}:
+            return False  # listed by this record: its own system, unless a known product
     return key not in {w.casefold() for w in words(source.title)}
 
 
