@@ -33,6 +33,8 @@ from generator.checks.lexicon import (
     unknown_phrase,
 )
 from generator.checks.quoting import normalize
+from generator.checks.shifts import FIXES as SHIFT_FIXES
+from generator.checks.shifts import shifts
 from generator.checks.text import (
     LEAD_IN,
     STOP,
@@ -555,6 +557,7 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
             )
         else:
             named.append((text, phrase))
+    problems += [Problem(*p) for p in shifts(claim, unit.text, _dates(ctx))]
     problems += [Problem(*p) for p in borrowed(claim, unit, index, own_stems)]
     problems += [Problem(*p) for p in misplaced(claim, unit, named, own_stems)]
     if result:
@@ -573,6 +576,11 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
                     )
                 )
     return problems
+
+
+def _dates(ctx: CheckContext) -> tuple[str, ...]:
+    """Return the records' published and checked dates (ISO), which a lead-in may name."""
+    return tuple(str(d) for view in ctx.originals for d in (view.published, view.checked) if d)
 
 
 BY_FIGURE = re.compile(r"\s+(?:by\s+|to\s+)?(?:about\s+|over\s+|nearly\s+)?\d")
@@ -733,6 +741,7 @@ FIXES = {
     "grounding.claim": "state only what the record reports",
     "grounding.joined": "report each source sentence separately; do not credit one sentence's "
     "result to another's subject",
+    **SHIFT_FIXES,
 }
 
 

@@ -268,6 +268,41 @@ RULE_DOCS: tuple[RuleDoc, ...] = (
         _ex(S1, "5D parallelism doubled end-to-end training efficiency."),
     ),
     RuleDoc(
+        "grounding.direction",
+        "error",
+        ALL,
+        "a claim turning its evidence around: higher/lower, before/after, from/to, what "
+        "replaced what",
+        _ex(S1, "Meta replaced GEM with separate per-surface ad prediction systems."),
+        _ex(S1, "Meta swapped its separate per-surface ad prediction systems for GEM."),
+    ),
+    RuleDoc(
+        "grounding.time",
+        "error",
+        ALL,
+        "a year, date or relative time (last year, recently, for the first time) the evidence "
+        "lacks",
+        _ex(S1, "Last year, Meta replaced separate per-surface ad prediction systems with GEM."),
+        _ex(S1, "Meta replaced its separate per-surface ad prediction systems with GEM."),
+    ),
+    RuleDoc(
+        "grounding.release",
+        "error",
+        ALL,
+        "a release or availability (open-sourced, released, publicly available, launched) the "
+        "evidence lacks",
+        _ex(S1, f"{S1[:-1]} and open-sourced it."),
+        _ex(S1, "Meta replaced its separate per-surface ad prediction systems with GEM."),
+    ),
+    RuleDoc(
+        "grounding.sentiment",
+        "error",
+        ALL,
+        "an evaluation or feeling (impressive, loved, praised, struggled) the evidence lacks",
+        _ex(S1, "Meta impressively replaced separate per-surface ad prediction systems with GEM."),
+        _ex(S1, "Meta replaced its separate per-surface ad prediction systems with GEM."),
+    ),
+    RuleDoc(
         "attribution.advice",
         "error",
         ALL,
