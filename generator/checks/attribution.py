@@ -212,6 +212,15 @@ _PATTERNS = (
         ),
     ),
 )
+# In reports, advice verbs with the company or the write-up as their agent, reader or not:
+# "The post recommends …", "X suggests …" (unless the record itself says so).
+REPORT_ADVICE = gated(
+    re.compile(
+        rf"(?:{_ENTITY}|{_PEOPLE}){AUXILIARY}\s+(?:recommend|advis|suggest|urg|encourag|counsel"
+        r"|prescrib|propos)\w*",
+        re.IGNORECASE,
+    )
+)
 ATTRIBUTION_PATTERNS = tuple(gated(re.compile(pattern, re.IGNORECASE)) for pattern, _ in _PATTERNS)
 PATTERN_CUES = tuple(frozenset(cues) for _, cues in _PATTERNS)
 ALL_CUES = frozenset(c for _, cues in _PATTERNS for c in cues)
@@ -267,6 +276,20 @@ def _attributed_advice(
     return None
 
 
+def _report_advice(sentence: str, mentions: re.Pattern[str], record: str) -> str | None:
+    """Return the words of a reported sentence that put an advice verb in the company's mouth."""
+    unquoted = QUOTED.sub(QUOTE_MARK, sentence)
+    found = list(mentions.finditer(unquoted))
+    match = REPORT_ADVICE.search(_masked(unquoted, found))
+    if match is None:
+        return None
+    verb = match.group().split()[-1].casefold()[:6]
+    if verb in record:
+        return None  # the record itself says who recommends what
+    names = iter(m.group() for m in found)
+    return re.sub(ENTITY_MARK, lambda _: next(names, ""), match.group())
+
+
 def check_attribution(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
     """Refuse advice, recommendations or endorsements put in the company's or publisher's mouth."""
     mentions = company_mentions(ctx)
@@ -277,17 +300,15 @@ def check_attribution(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
         reports = block.section == REPORTS
         # In reports only advice aimed at a reader is refused; a sentence's reader word is one
         # of its block too (sentences are cut at spaces, marks and quotes).
-        if reports and not AUDIENCE.search(block.text):
-            continue
         if not mentions.search(block.text) and not mentions_document(block.text):
             continue
         for sentence in shared.sentences(block.text):
-            if reports and not AUDIENCE.search(sentence):
-                continue  # advice aimed at no reader: nothing to refuse in reports
             if not mentions.search(sentence) and not mentions_document(sentence):
                 continue
             if reports:
-                hit = _attributed_advice(sentence, mentions, reader_patterns)
+                patterns = reader_patterns if AUDIENCE.search(sentence) else ()
+                hit = _attributed_advice(sentence, mentions, patterns) if patterns else None
+                hit = hit or _report_advice(sentence, mentions, shared.normalized_source)
                 if hit is None:
                     continue
                 if " ".join(sentence.casefold().split()) in shared.normalized_source:
