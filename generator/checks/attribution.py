@@ -213,11 +213,15 @@ _PATTERNS = (
     ),
 )
 # In reports, advice verbs with the company or the write-up as their agent, reader or not:
-# "The post recommends …", "X suggests …" (unless the record itself says so).
+# "The post recommends …", "X suggests caching …" (unless the record itself says so); "X
+# recommends GEM for its ad surfaces" is a choice it reports, not advice.
 REPORT_ADVICE = gated(
     re.compile(
         rf"(?:{_ENTITY}|{_PEOPLE}){AUXILIARY}\s+(?:recommend|advis|suggest|urg|encourag|counsel"
-        r"|prescrib|propos)\w*",
+        r"|prescrib|propos)\w*\s+(?:that\b|to\s+[a-z]|[a-z]+ing\b|(?:teams|engineers|others"
+        r"|everyone|anyone|people|developers)\b)"
+        rf"|\b(?:the|this)\s+(?:original\s+)?(?:article|write-?up|blog\s+post|post|paper)"
+        rf"{AUXILIARY}\s+(?:recommend|advis|suggest|urg|encourag|counsel|prescrib|propos)\w*",
         re.IGNORECASE,
     )
 )
@@ -276,6 +280,9 @@ def _attributed_advice(
     return None
 
 
+ADVICE_STEMS = ("reco", "advi", "sugg", "urge", "urgi", "enco", "coun", "pres", "prop")
+
+
 def _report_advice(sentence: str, mentions: re.Pattern[str], record: str) -> str | None:
     """Return the words of a reported sentence that put an advice verb in the company's mouth."""
     unquoted = QUOTED.sub(QUOTE_MARK, sentence)
@@ -283,7 +290,8 @@ def _report_advice(sentence: str, mentions: re.Pattern[str], record: str) -> str
     match = REPORT_ADVICE.search(_masked(unquoted, found))
     if match is None:
         return None
-    verb = match.group().split()[-1].casefold()[:6]
+    verb = next(w for w in match.group().split()[1:] if w[:4].casefold() in ADVICE_STEMS)
+    verb = verb.casefold()[:6]
     if verb in record:
         return None  # the record itself says who recommends what
     names = iter(m.group() for m in found)
