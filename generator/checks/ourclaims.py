@@ -67,8 +67,11 @@ LESSON = re.compile(
     r"(?i)\b(?:experience|story|example|journey|success|case|results?|work)\s+(?:clearly\s+)?"
     r"(?:shows?|proves?|demonstrates?|teaches|confirms?)\s+that\b"
 )
-ACTOR, TERM, POLARITY, CLAIM = "grounding.actor", "grounding.term", "grounding.polarity", (
-    "grounding.claim"
+ACTOR, TERM, POLARITY, CLAIM = (
+    "grounding.actor",
+    "grounding.term",
+    "grounding.polarity",
+    ("grounding.claim"),
 )
 FIXES = {
     ACTOR: "name no other company in a sentence about this one, unless the record does",
@@ -175,7 +178,7 @@ def check_our_claims(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
             if not claim:
                 continue
             by_rule: dict[str, list[str]] = {}
-            for rule, term, message in _problems(claim, ctx, shared):
+            for rule, _term, message in _problems(claim, ctx, shared):
                 said = by_rule.setdefault(rule, [])
                 if message not in said:
                     said.append(message)

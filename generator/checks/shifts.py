@@ -49,7 +49,9 @@ BOUNDED = re.compile(
     r"(?i)\b(?:(?:no\s+)?(?:more|less|fewer)\s+than|up\s+to|over\s+(?=\d)|under\s+(?=\d)"
     r"|(?:above|below|within)\s+(?=\d)|as\s+many\s+as|at\s+(?:least|most))\b"
 )
-FROM_TO = re.compile(r"(?i)\bfrom\s+([^,;.()]{1,40}?)\s+(?:to|into)\s+([^,;.()]{1,40}?)(?=$|[,;.()]|\s)")
+FROM_TO = re.compile(
+    r"(?i)\bfrom\s+([^,;.()]{1,40}?)\s+(?:to|into)\s+([^,;.()]{1,40}?)(?=$|[,;.()]|\s)"
+)
 REPLACED = re.compile(
     r"(?i)\b(?:replac(?:ed|es|e|ing)|swap(?:ped|s)?|substitut(?:ed|es|e))\s+"
     r"([^,;.()]{1,60}?)\s+(?:with|by|for)\s+([^,;.()]{1,60}?)(?=$|[,;.()])"
@@ -182,9 +184,7 @@ def sentiment_shift(claim: str, evidence: str) -> tuple[str, ...]:
     found = [t for t in words(claim) if t.casefold() in SENTIMENT_WORDS]
     found += [m.group() for m in SENTIMENT_PHRASES.finditer(claim)]
     evidence_stems = set(stems(evidence))
-    return tuple(
-        f for f in _missing(found, evidence) if " " in f or stem(f) not in evidence_stems
-    )
+    return tuple(f for f in _missing(found, evidence) if " " in f or stem(f) not in evidence_stems)
 
 
 def shifts(claim: str, evidence: str, dates: tuple[str, ...] = ()) -> list[tuple[str, str, str]]:
