@@ -29,6 +29,7 @@ from generator.checks.hidden import check_hidden
 from generator.checks.leftovers import check_leftovers
 from generator.checks.links import check_links
 from generator.checks.originals import check_originals
+from generator.checks.ourclaims import check_our_claims
 from generator.checks.ours import check_ours
 from generator.checks.quotes import check_quotes
 from generator.checks.steps import check_steps
@@ -49,6 +50,7 @@ RULES: list[Rule] = [
     check_hidden,
     check_steps,
     check_ours,
+    check_our_claims,
     check_citations,
     check_originals,
 ]

@@ -85,6 +85,15 @@ SYSTEM_NOUNS = (
     r"systems?|models?|engines?|infrastructure|stack|pipelines?|services?|algorithms?|ranking"
     r"|feeds?|products?|surfaces?|teams?|workloads?|quality|problems?|tasks?"
 )
+# What an endorsement can be of: the guide, its advice, the reader ("an endpoint backed by
+# MySQL" is no endorsement).
+ENDORSED = (
+    r"(?:(?:this|the|our|these|such|its|each|every)\s+(?:[\w-]+\s+)?(?:guides?|pages?|site"
+    r"|advice|recommendations?|suggestions?|steps?|tips?|plans?|interpretation|case\s+study"
+    r"|approach|method|preparation|exercises?|materials?|content|summary|checklists?|lists?"
+    r"|practice|course|curriculum|roadmap|strategy|portfolio|projects?|answers?)"
+    r"|you|candidates?|readers?|applicants?|we|us|this|that)"
+)
 # Entity names are masked with one private-use character, so the attribution patterns below
 # are compiled once instead of once per company.
 ENTITY_MARK = "\ue000"
@@ -187,8 +196,8 @@ _PATTERNS = (
         LESSON_CUES,
     ),
     (
-        rf"\b(?:endorsed|recommended|approved|sponsored|backed|vetted|certified|sanctioned"
-        rf"|commissioned|blessed)\s+by\s+{_ENTITY}",
+        rf"\b{ENDORSED}(?:\s+[\w-]+){{0,3}}?\s+(?:endorsed|recommended|approved|sponsored|backed"
+        rf"|vetted|certified|sanctioned|commissioned|blessed)\s+by\s+{_ENTITY}",
         (
             "endors",
             "recommend",
@@ -202,6 +211,19 @@ _PATTERNS = (
             "bless",
         ),
     ),
+)
+# In reports, advice verbs with the company or the write-up as their agent, reader or not:
+# "The post recommends …", "X suggests caching …" (unless the record itself says so); "X
+# recommends GEM for its ad surfaces" is a choice it reports, not advice.
+REPORT_ADVICE = gated(
+    re.compile(
+        rf"(?:{_ENTITY}|{_PEOPLE}){AUXILIARY}\s+(?:recommend|advis|suggest|urg|encourag|counsel"
+        r"|prescrib|propos)\w*\s+(?:that\b|to\s+[a-z]|[a-z]+ing\b|(?:teams|engineers|others"
+        r"|everyone|anyone|people|developers)\b)"
+        rf"|\b(?:the|this)\s+(?:original\s+)?(?:article|write-?up|blog\s+post|post|paper)"
+        rf"{AUXILIARY}\s+(?:recommend|advis|suggest|urg|encourag|counsel|prescrib|propos)\w*",
+        re.IGNORECASE,
+    )
 )
 ATTRIBUTION_PATTERNS = tuple(gated(re.compile(pattern, re.IGNORECASE)) for pattern, _ in _PATTERNS)
 PATTERN_CUES = tuple(frozenset(cues) for _, cues in _PATTERNS)
@@ -248,7 +270,7 @@ def _attributed_advice(
         match = pattern.search(masked)
         if match is None:
             continue
-        if index == len(ATTRIBUTION_PATTERNS) - 1 and NEGATION.search(masked, 0, match.start()):
+        if index == len(ATTRIBUTION_PATTERNS) - 1 and NEGATION.search(masked, 0, match.end()):
             continue
         hit = match.group()
         before = masked[: match.start()].count(ENTITY_MARK)
@@ -256,6 +278,24 @@ def _attributed_advice(
             hit = hit.replace(ENTITY_MARK, name, 1)
         return hit
     return None
+
+
+ADVICE_STEMS = ("reco", "advi", "sugg", "urge", "urgi", "enco", "coun", "pres", "prop")
+
+
+def _report_advice(sentence: str, mentions: re.Pattern[str], record: str) -> str | None:
+    """Return the words of a reported sentence that put an advice verb in the company's mouth."""
+    unquoted = QUOTED.sub(QUOTE_MARK, sentence)
+    found = list(mentions.finditer(unquoted))
+    match = REPORT_ADVICE.search(_masked(unquoted, found))
+    if match is None:
+        return None
+    verb = next(w for w in match.group().split()[1:] if w[:4].casefold() in ADVICE_STEMS)
+    verb = verb.casefold()[:6]
+    if verb in record:
+        return None  # the record itself says who recommends what
+    names = iter(m.group() for m in found)
+    return re.sub(ENTITY_MARK, lambda _: next(names, ""), match.group())
 
 
 def check_attribution(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
@@ -268,17 +308,15 @@ def check_attribution(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
         reports = block.section == REPORTS
         # In reports only advice aimed at a reader is refused; a sentence's reader word is one
         # of its block too (sentences are cut at spaces, marks and quotes).
-        if reports and not AUDIENCE.search(block.text):
-            continue
         if not mentions.search(block.text) and not mentions_document(block.text):
             continue
         for sentence in shared.sentences(block.text):
-            if reports and not AUDIENCE.search(sentence):
-                continue  # advice aimed at no reader: nothing to refuse in reports
             if not mentions.search(sentence) and not mentions_document(sentence):
                 continue
             if reports:
-                hit = _attributed_advice(sentence, mentions, reader_patterns)
+                patterns = reader_patterns if AUDIENCE.search(sentence) else ()
+                hit = _attributed_advice(sentence, mentions, patterns) if patterns else None
+                hit = hit or _report_advice(sentence, mentions, shared.normalized_source)
                 if hit is None:
                     continue
                 if " ".join(sentence.casefold().split()) in shared.normalized_source:

@@ -331,6 +331,8 @@ def noun_fits(claim: Quantity, stated: Quantity, evidence_stems: frozenset[str])
         return True  # "training twice as efficient" for "doubled training efficiency"
     if claim.before and claim.noun in COMPANY_WORDS and stated.before:
         return True  # "the company tripled" for "Quillon tripled"
+    if claim.noun in stated.run[:-1] and not claim.before:
+        return False  # "54K GPUs" for "54K GPU hours": a modifier is not the counted noun
     if claim.noun in _run_parts(stated.run):
         return True  # "end to end training" for "end-to-end training"
     if stated.before and claim.noun in evidence_stems:

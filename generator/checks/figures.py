@@ -7,6 +7,7 @@ pass. Number words count as figures in "reports" and in our sentences about the 
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from generator.checks.analysis import analysis
@@ -70,6 +71,13 @@ READER_UNITS = frozenset(
 )
 
 
+# Metric and tier identifiers are names, not figures: p99 latency, P99.9, L2 cache, BM25.
+METRIC_ID = re.compile(
+    r"(?i)(?:p\d{1,2}(?:\.\d+)?|l[1-9]|bm\d{2}|top-?\d{1,3}|f[12]|ndcg@?\d*|mrr@?\d*"
+    r"|recall@\d+|int[48]|fp(?:4|8|16|32|64)|bf16|tf32|h[1-6]|ipv[46]|http[23]|s3|ec2|k8s)"
+)
+
+
 def stated(q: Quantity, facts: Grounding, ctx: CheckContext) -> bool:
     """Return True when the record states a figure's value, exactly or rounded."""
     if q.figure.text.casefold() in NUMBER_WORDS:
@@ -123,6 +131,8 @@ def check_figures(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
             instruction = None  # is_instruction(sentence) outside reports, judged when needed
             about = None
             for q in quantities(sentence, nouns=False):
+                if q.figure.kind == "ident" and METRIC_ID.fullmatch(q.figure.text):
+                    continue
                 number_word = q.figure.kind == "value" and q.figure.text.isalpha()
                 if number_word and not reports:
                     if about is None:

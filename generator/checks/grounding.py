@@ -25,7 +25,7 @@ from generator.checks.claims import (
     quantities,
     too_many_numbers,
 )
-from generator.checks.joins import LEAD, borrowed, borrowed_subject, misplaced
+from generator.checks.joins import LEAD, borrowed, borrowed_subject, co_evidence, misplaced
 from generator.checks.lexicon import (
     KNOWN_COMPANIES,
     TECH_TERMS_TUPLE,
@@ -33,6 +33,8 @@ from generator.checks.lexicon import (
     unknown_phrase,
 )
 from generator.checks.quoting import normalize
+from generator.checks.shifts import FIXES as SHIFT_FIXES
+from generator.checks.shifts import shifts
 from generator.checks.text import (
     LEAD_IN,
     STOP,
@@ -265,6 +267,8 @@ OUTCOME_NOUNS = frozenset(
     + ["adoption", "loyalty", "trust", "happiness", "burnout", "attrition", "toil", "roi"]
     + ["customers", "customer", "users", "user", "subscribers", "growth", "savings", "nps"]
 )
+# Nouns that name any stated improvement: the evidence's outcome verb says which.
+GAINS = frozenset(stem(w) for w in ["gains", "gain", "improvement", "improvements"])
 MONTHS_DAYS = frozenset(
     [
         "january",
@@ -491,6 +495,8 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
             continue  # "achieved a threefold increase" for "tripled"
         if restated and BY_FIGURE.match(claim, hit.end()):
             continue  # "grew 2.5x" for "2.5x more": the verb only gives a stated figure's way
+        if not head and stem(token) in GAINS and evidence_outcome:
+            continue  # "gains" for the evidence's "doubled the efficiency"
         if (head and head not in evidence_stems) or (
             not head and stem(token) not in evidence_stems
         ):
@@ -551,6 +557,7 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
             )
         else:
             named.append((text, phrase))
+    problems += [Problem(*p) for p in shifts(claim, unit.text, _dates(ctx))]
     problems += [Problem(*p) for p in borrowed(claim, unit, index, own_stems)]
     problems += [Problem(*p) for p in misplaced(claim, unit, named, own_stems)]
     if result:
@@ -571,10 +578,17 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
     return problems
 
 
+def _dates(ctx: CheckContext) -> tuple[str, ...]:
+    """Return the records' published and checked dates (ISO), which a lead-in may name."""
+    return tuple(str(d) for view in ctx.originals for d in (view.published, view.checked) if d)
+
+
 BY_FIGURE = re.compile(r"\s+(?:by\s+|to\s+)?(?:about\s+|over\s+|nearly\s+)?\d")
 CLAUSE = re.compile(r";\s+|,\s+(?:and|while|whereas|but)\s+|\s+and\s+(?=the\s|its\s|it\s)")
 
 
+# What several record sentences about one subject can clear together.
+JOIN_RULES = frozenset(["figures.claim", "grounding.joined"])
 # A lower-ranked sentence may serve as evidence only when it aligns nearly as well as the best.
 CLOSE_SCORE = 0.6
 
@@ -619,10 +633,13 @@ def _evidence_units(claim: str, guide: ParsedGuide, index: RecordIndex) -> list[
 
 def _judge(claim: str, guide: ParsedGuide, index: RecordIndex, ctx: CheckContext) -> Claim:
     ranked = _evidence_units(claim, guide, index) or [(0.0, unit) for unit in index.units[:1]]
-    top = ranked[0][0]
+    # The drafted quote is tried first; the record sentences that align nearly as well as the
+    # best one may still support the claim when the quote does not.
+    aligned = [score for score, _ in ranked if score != float("inf")]
+    top = aligned[0] if aligned else ranked[0][0]
     best: Claim | None = None
     for score, unit in ranked:
-        if best is not None and score < top * CLOSE_SCORE:
+        if best is not None and score != float("inf") and score < top * CLOSE_SCORE:
             break
         problems = _problems(claim, unit, index, ctx)
         if best is None or len(problems) < len(best.problems):
@@ -630,6 +647,12 @@ def _judge(claim: str, guide: ParsedGuide, index: RecordIndex, ctx: CheckContext
         if not problems:
             break
     assert best is not None
+    if best.problems and all(p.rule in JOIN_RULES for p in best.problems):
+        joined = co_evidence(claim, ranked[0][1], index, tuple(ctx.source.scale))
+        if joined is not None:
+            problems = _problems(claim, joined, index, ctx)
+            if len(problems) < len(best.problems):
+                best = Claim(claim, joined.text, False, problems)
     return best
 
 
@@ -718,25 +741,41 @@ FIXES = {
     "grounding.claim": "state only what the record reports",
     "grounding.joined": "report each source sentence separately; do not credit one sentence's "
     "result to another's subject",
+    **SHIFT_FIXES,
 }
+
+
+def _merged(problems: list[Problem]) -> str:
+    """Say every word of one rule's problems at once: one message per kind of problem."""
+    templates: dict[str, list[str]] = {}
+    for problem in problems:
+        said = repr(problem.term)
+        template = problem.message.replace(said, "{}", 1) if said in problem.message else ""
+        templates.setdefault(template or problem.message, []).append(said)
+    parts = []
+    for template, terms in templates.items():
+        parts.append(template.replace("{}", ", ".join(terms), 1) if "{}" in template else template)
+    return "; ".join(parts)
 
 
 def check_grounding(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
     """Require each reported claim's figures, names, polarity and outcomes in its evidence."""
     findings = []
     for claim in analyze(guide, ctx):
-        seen = set()
+        by_rule: dict[str, list[Problem]] = {}
         for problem in claim.problems:
-            if (problem.rule, problem.term) in seen:
-                continue
-            seen.add((problem.rule, problem.term))
+            same = by_rule.setdefault(problem.rule, [])
+            if all(p.term.casefold() != problem.term.casefold() for p in same):
+                same.append(problem)
+        for rule, problems in by_rule.items():
+            messages = _merged(problems)
             findings.append(
                 finding(
-                    problem.rule,
+                    rule,
                     "error",
                     REPORTS,
-                    f"{quote(claim.text)}: {problem.message} (evidence: "
-                    f"{quote(claim.evidence, 100)}); {FIXES[problem.rule]}",
+                    f"{quote(claim.text)}: {messages} (evidence: "
+                    f"{quote(claim.evidence, 100)}); {FIXES[rule]}",
                 )
             )
     return findings

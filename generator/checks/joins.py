@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from generator.checks.text import LEAD_IN, STOP, RecordIndex, Unit, stems, words
+from generator.checks.text import LEAD_IN, STOP, RecordIndex, Unit, _unit, stem, stems, words
 
 BREAK = re.compile(r"[,;:()\[\]]|\.\s|\s[-–—]\s")
 JOINED = "grounding.joined"
@@ -58,6 +58,61 @@ LEAD = re.compile(
 )
 
 
+# An evidence sentence whose subject is a pronoun or a stand-in ("They report …", "The team
+# cut …") is about the subject of the sentence before it.
+PRONOUN = re.compile(
+    r"^\W*(?:they|it|we|he|she|these|this|the\s+(?:team|company|firm|engineers|authors|group"
+    r"|organi[sz]ation))\b",
+    re.IGNORECASE,
+)
+# What a pronoun's subject may be called in a claim: the company's people stand for it.
+STAND_INS = frozenset(
+    stem(w) for w in ["team", "company", "firm", "engineers", "authors", "group", "organisation"]
+) | frozenset(stems("organization engineer author"))
+SUBJECT_WORDS = 4
+DIGITS = re.compile(r"\d[\d.,]*\d|\d")
+
+
+# Words that end a subject: its verb ("cut", "reports", any -ed form) or a figure.
+VERBS = frozenset(
+    ["is", "are", "was", "were", "has", "have", "had", "cut", "cuts", "built", "ran", "runs"]
+    + ["grew", "fell", "rose", "report", "reports", "uses", "use", "serves", "handles", "keeps"]
+    + ["says", "said", "sends", "routes", "processes", "stores", "powers", "makes", "made"]
+    + ["moves", "saw", "sees", "hit", "hits", "reached", "spans", "takes", "took", "can"]
+    + ["kept", "sent", "held", "led", "won", "found", "got", "went", "put", "set", "shrank"]
+    + ["drove", "brought", "paid", "wrote", "spent", "gave", "began", "chose", "rebuilt"]
+    + ["will", "would", "could", "may", "might", "must", "should", "does", "did", "do"]
+    + ["reruns", "predicts", "plans", "flags", "tries", "finds", "compares", "replans"]
+)
+
+
+def opening(text: str) -> tuple[str, ...]:
+    """Return the content stems of a sentence's subject: its words before the verb."""
+    found = []
+    for token in words(LEAD.sub("", LEAD_IN.sub("", text.strip())))[:6]:
+        if _verbish(token) or any(ch.isdigit() for ch in token):
+            break
+        found.extend(s for s in stems(token) if s not in STOP)
+    return tuple(found[:SUBJECT_WORDS])
+
+
+def _verbish(token: str) -> bool:
+    lowered = token.casefold()
+    return lowered in VERBS or (token.islower() and len(token) > 3 and lowered.endswith("ed"))
+
+
+def subject_of(unit: Unit, index: RecordIndex) -> frozenset[str]:
+    """Return a record sentence's subject stems, a pronoun resolved to the subject before it."""
+    units = index.units
+    if not PRONOUN.match(unit.text) or unit not in units:
+        return frozenset(opening(unit.text))
+    at = units.index(unit)
+    for before in reversed(units[:at]):
+        if not PRONOUN.match(before.text):
+            return frozenset(opening(before.text)) | STAND_INS
+    return STAND_INS
+
+
 def borrowed_subject(
     claim: str, unit: Unit, index: RecordIndex, own: set[str]
 ) -> list[tuple[str, str, str]]:
@@ -68,6 +123,8 @@ def borrowed_subject(
     key = stems(opening[0])[-1] if stems(opening[0]) else ""
     if not key or key in STOP or key in own or key in unit.all_stems:
         return []
+    if PRONOUN.match(unit.text) and key in subject_of(unit, index):
+        return []  # "The team reports …" for "They report …"
     if not any(key in other.all_stems for other in index.units if other is not unit):
         return []
     word = opening[0]
@@ -136,3 +193,30 @@ def _sides(phrase: tuple[str, ...], sequence: tuple[str, ...]) -> set[tuple[str,
         out.add((before, ""))
         out.add(("", after))
     return out
+
+
+def co_evidence(claim: str, unit: Unit, index: RecordIndex, scale: tuple[str, ...]) -> Unit | None:
+    """Join an evidence sentence with the record sentences about the same subject as the claim.
+
+    A claim may rest on several sentences that share its subject (a pronoun resolved to the
+    subject before it), and on the scale items whose figures it states.
+    """
+    subject = set(opening(claim))
+    if not subject or not subject & subject_of(unit, index):
+        return None
+    scale_items = set(scale)
+    figures = set(DIGITS.findall(claim))
+    others = [
+        other.text
+        for other in index.units
+        if other is not unit
+        and other.text not in index.titles
+        and (
+            subject & subject_of(other, index)
+            if other.text not in scale_items
+            else bool(figures & set(DIGITS.findall(other.text)))
+        )
+    ]
+    if not others:
+        return None
+    return _unit(". ".join(t.rstrip(". ") for t in [unit.text, *others]) + ".")

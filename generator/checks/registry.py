@@ -222,25 +222,27 @@ RULE_DOCS: tuple[RuleDoc, ...] = (
     RuleDoc(
         "grounding.term",
         "error",
-        (R,),
-        "a proper noun, acronym, product, technical term or tool (using X) the record never names",
+        ALL,
+        "a proper noun, acronym, product, technical term or tool (using X) the record never "
+        "names, in reports or in our sentence about the company",
         _ex(S1, f"{S1} The cluster runs on Slurm."),
         _ex(S1, "Meta swapped its separate per-surface ad prediction systems for GEM."),
     ),
     RuleDoc(
         "grounding.actor",
         "error",
-        (R,),
-        "another company (of the database, or a well-known one) named in a reported sentence",
+        ALL,
+        "another company (of the database, or a well-known one) named in a reported sentence "
+        "or in our sentence about the company",
         _ex(S1, "Shopify replaced separate per-surface ad prediction systems with GEM."),
         _ex(S1, "Meta replaced per-surface ad prediction systems with GEM."),
     ),
     RuleDoc(
         "grounding.polarity",
         "error",
-        (R,),
+        ALL,
         "a negation, hedge or quantifier (not, without, only, all, may, probably…) the evidence "
-        "lacks",
+        "lacks; in our sentence about the company, always, never, every, all, only…",
         _ex(
             S1,
             "Post-training transfer (LoopFM) passes GEM's gains to "
@@ -255,8 +257,9 @@ RULE_DOCS: tuple[RuleDoc, ...] = (
     RuleDoc(
         "grounding.claim",
         "error",
-        (R,),
-        "a superlative (-est, most, first, no one else) or outcome the evidence does not state",
+        ALL,
+        "a superlative (-est, most, first, no one else), outcome, cause or motive the evidence "
+        "does not state, or a lesson credited to the company (X's experience shows that …)",
         _ex(S1, "GEM is the first system of its kind, and it halved on-call pages."),
         _ex(S1, "Custom kernels doubled end-to-end training efficiency."),
     ),
@@ -267,6 +270,41 @@ RULE_DOCS: tuple[RuleDoc, ...] = (
         "a claim joining one sentence's subject with another sentence's result, or names swapped",
         _ex(S1, "LoopFM doubled end-to-end training efficiency."),
         _ex(S1, "5D parallelism doubled end-to-end training efficiency."),
+    ),
+    RuleDoc(
+        "grounding.direction",
+        "error",
+        ALL,
+        "a claim turning its evidence around: higher/lower, before/after, from/to, what "
+        "replaced what",
+        _ex(S1, "Meta replaced GEM with separate per-surface ad prediction systems."),
+        _ex(S1, "Meta swapped its separate per-surface ad prediction systems for GEM."),
+    ),
+    RuleDoc(
+        "grounding.time",
+        "error",
+        ALL,
+        "a year, date or relative time (last year, recently, for the first time) the evidence "
+        "lacks",
+        _ex(S1, "Last year, Meta replaced separate per-surface ad prediction systems with GEM."),
+        _ex(S1, "Meta replaced its separate per-surface ad prediction systems with GEM."),
+    ),
+    RuleDoc(
+        "grounding.release",
+        "error",
+        ALL,
+        "a release or availability (open-sourced, released, publicly available, launched) the "
+        "evidence lacks",
+        _ex(S1, f"{S1[:-1]} and open-sourced it."),
+        _ex(S1, "Meta replaced its separate per-surface ad prediction systems with GEM."),
+    ),
+    RuleDoc(
+        "grounding.sentiment",
+        "error",
+        ALL,
+        "an evaluation or feeling (impressive, loved, praised, struggled) the evidence lacks",
+        _ex(S1, "Meta impressively replaced separate per-surface ad prediction systems with GEM."),
+        _ex(S1, "Meta replaced its separate per-surface ad prediction systems with GEM."),
     ),
     RuleDoc(
         "attribution.advice",

@@ -14,6 +14,7 @@ import re
 from difflib import SequenceMatcher
 from functools import lru_cache
 
+from generator.checks.subjects import ED_VERBS
 from generator.checks.text import STOP, stem, words
 
 # Openers that make a question or a statement, never an instruction.
@@ -94,7 +95,7 @@ def form_problem(item: str) -> str | None:
         return "is a question or a statement"
     if first.endswith("ing") and len(first) > 5 and first not in ING_VERBS:
         return "opens with a gerund"
-    if len(first) > 3 and first.endswith("ed") and not first.endswith("eed"):
+    if len(first) > 3 and first.endswith("ed") and first not in ED_VERBS:
         return "opens with a past form"
     plural = first.endswith("s") and not first.endswith(("ss", "us", "is", "ys"))
     if len(first) > 3 and plural and first not in S_VERBS:

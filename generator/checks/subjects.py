@@ -6,6 +6,7 @@ import re
 from functools import lru_cache
 
 from generator.checks.base import CheckContext, entity_names, entity_pattern, sentence_at
+from generator.checks.lexicon import TECH_TERMS_TUPLE
 from generator.checks.text import record_index, words
 
 DOCUMENT = re.compile(
@@ -127,8 +128,29 @@ IMPERATIVES = frozenset(
         "prioritize",
         "skip",
         "stop",
+        # base verbs that end in -ed, so that a past-form test cannot take them for one
+        "embed",
+        "shed",
+        "shred",
+        "seed",
+        "feed",
+        "proceed",
+        "exceed",
+        "succeed",
+        "wed",
+        "bed",
+        "sled",
+        "bleed",
+        "breed",
+        "speed",
+        "heed",
+        "weed",
+        "reseed",
+        "re-embed",
     ]
 )
+# Base verbs that end in -ed: "Embed the listings …" is an imperative, not a past form.
+ED_VERBS = frozenset(w for w in IMPERATIVES if w.endswith("ed"))
 
 
 def mentions_document(text: str) -> bool:
@@ -137,9 +159,46 @@ def mentions_document(text: str) -> bool:
     return any(hint in lowered for hint in DOCUMENT_HINTS) and DOCUMENT.search(text) is not None
 
 
+# Third-party products that a record's stack names beside the built-in list's.
+THIRD_PARTY = frozenset(
+    ["kafka", "redis", "postgres", "flink", "cassandra", "pytorch", "rocksdb", "vitess"]
+    + ["jenkins", "linkerd", "celery", "sqs", "vllm", "prometheus", "mysql", "envoy", "nginx"]
+    + ["kubernetes", "spark", "elasticsearch", "opensearch", "scylladb", "cockroachdb"]
+    + ["memcached", "bigtable", "spanner", "aurora", "sqlite", "duckdb", "iceberg", "parquet"]
+    + ["arrow", "numpy", "pandas", "cuda", "nccl", "slurm", "bazel", "argo", "helm", "vault"]
+)
+TOOL_WORDS = frozenset(t for t in TECH_TERMS_TUPLE if " " not in t) | THIRD_PARTY
+
+
+def is_tool(name: str, ctx: CheckContext) -> bool:
+    """Return True when a name is a third-party tool, not one of the company's own systems.
+
+    A tool is a name of the built-in product list, or of the database's stack or techniques
+    that this record does not list (other records do); the record's own use wins where its
+    title names it.
+    """
+    key = name.casefold()
+    source = ctx.source
+    if key not in TOOL_WORDS:
+        if key not in _lowered(ctx.vocabulary):
+            return False
+        if key in {t.casefold() for t in (*source.stack, *source.techniques)}:
+            return False  # listed by this record: its own system, unless a known product
+    return key not in {w.casefold() for w in words(source.title)}
+
+
+@lru_cache(maxsize=16)
+def _lowered(vocabulary: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(v.casefold() for v in vocabulary)
+
+
 def company_names(ctx: CheckContext) -> tuple[str, ...]:
-    """Return the names that stand for the company: itself, its publishers, its own systems."""
-    names = set(entity_names(ctx)) | set(record_index(ctx.source).system_names)
+    """Return the names that stand for the company: itself, its publishers, its own systems.
+
+    A third-party tool the record uses (MySQL, Kafka) is not the company.
+    """
+    systems = {n for n in record_index(ctx.source).system_names if not is_tool(n, ctx)}
+    names = set(entity_names(ctx)) | systems
     return tuple(sorted(names, key=len, reverse=True))
 
 

@@ -1,0 +1,195 @@
+"""Our sentences about the company are claims: in the interpretation, the case study and the
+steps, a sentence (or, in an instruction, the clause) that names the company, its people, its
+systems, its publisher or the write-up is held to what its record states.
+
+Advice to the reader and general career reasoning stay free: an instruction's own words are
+ours; only the clause about the company ("Explain how X cut its cost") is a claim. With no
+single evidence sentence, the record as a whole is the evidence, and the record sentence the
+claim aligns with best is the evidence for its direction and order.
+"""
+
+from __future__ import annotations
+
+import re
+
+from generator.checks.analysis import analysis
+from generator.checks.base import CheckContext, ParsedGuide, finding, quote
+from generator.checks.grounding import (
+    CAUSE,
+    KIND_PHRASE,
+    MONTHS_DAYS,
+    OUTCOME_NOUNS,
+    company_pattern,
+    superlative,
+)
+from generator.checks.grounding import _dates as record_dates
+from generator.checks.grounding import _proper_nouns as proper_nouns
+from generator.checks.lexicon import KNOWN_COMPANIES
+from generator.checks.quoting import QUOTED, normalize
+from generator.checks.shifts import FIXES as SHIFT_FIXES
+from generator.checks.shifts import direction_shift, release_shift, sentiment_shift, time_shift
+from generator.checks.subjects import (
+    IMPERATIVES,
+    THE_COMPANY,
+    is_instruction,
+    is_tool,
+    mentions_document,
+)
+from generator.checks.text import GENERIC_ACRONYMS, align, content, stem, stems, words
+from generator.guides.document import CASE_STUDY, INTERPRETATION, PRACTICE
+from generator.guides.findings import Finding
+
+OURS = (INTERPRETATION, CASE_STUDY, PRACTICE)
+# Where the clause about the company starts inside an instruction.
+CLAUSE_START = re.compile(
+    r"(?i)(?:[,;:(]|\s[-–—]\s|\b(?:how|why|that|what|whether|where|when|which|while"
+    r"|because|as|where|after|before|the\s+way)\b)"
+)
+CLAUSE_END = re.compile(
+    r"[;:()]|\s[-–—]\s|,\s+(?:and|but|then|so)\s+(?=[a-z])|,\s+(?=[a-z]+\s)"
+    r"|\s+(?:before|after|when|while|if|so\s+that|until|and|then|as|once|so)\s+(?=(?:you|your)\b)"
+)
+AND_THEN = re.compile(r"\s+(?:and|or|then)\s+([a-z]+)\b")
+READER = re.compile(r"(?i)\b(?:you|your|yours|yourself)\b")
+# Quantifiers a claim about the company may not add: "always", "never", "every".
+SWEEPING = frozenset(
+    ["always", "never", "every", "everyone", "everything", "none", "nobody", "nothing"]
+    + ["all", "only", "solely", "exclusively", "entirely", "completely", "constantly"]
+)
+# A motive or cause credited to the company: "to avoid …", "because it wanted …".
+MOTIVE = re.compile(
+    r"(?i)\b(?:because|since\s+it|in\s+order\s+to|so\s+that|wanted\s+to|aimed\s+to|hoped\s+to"
+    r"|motivated\s+by|driven\s+by|in\s+response\s+to|out\s+of\s+(?:frustration|necessity|fear)"
+    r"|decided\s+to|set\s+out\s+to|was\s+forced\s+to|had\s+no\s+choice)\b"
+)
+# A general lesson credited to the company: "X's experience shows that …".
+LESSON = re.compile(
+    r"(?i)\b(?:experience|story|example|journey|success|case|results?|work)\s+(?:clearly\s+)?"
+    r"(?:shows?|proves?|demonstrates?|teaches|confirms?)\s+that\b"
+)
+ACTOR, TERM, POLARITY, CLAIM = (
+    "grounding.actor",
+    "grounding.term",
+    "grounding.polarity",
+    ("grounding.claim"),
+)
+FIXES = {
+    ACTOR: "name no other company in a sentence about this one, unless the record does",
+    TERM: "remove the name or term, or say it is our own example and not the company's",
+    POLARITY: "drop the quantifier, or keep the record's own words",
+    CLAIM: "state only what the record reports about the company; keep general lessons ours",
+    **SHIFT_FIXES,
+}
+
+
+def _mention(sentence: str, ctx: CheckContext, mentions: re.Pattern[str]) -> int:
+    """Return where the sentence first names the company, or -1."""
+    positions = [m.start() for m in mentions.finditer(sentence) if not is_tool(m.group(), ctx)]
+    hit = THE_COMPANY.search(sentence)
+    if hit:
+        positions.append(hit.start())
+    if mentions_document(sentence):
+        document = re.search(r"(?i)\b(?:the|this|that|according)\b", sentence)
+        positions.append(document.start() if document else 0)
+    return min(positions) if positions else -1
+
+
+def claim_part(sentence: str, ctx: CheckContext, mentions: re.Pattern[str]) -> str:
+    """Return the words of our sentence that are a claim about the company ("" for none)."""
+    at = _mention(sentence, ctx, mentions)
+    if at < 0:
+        return ""
+    if not is_instruction(sentence):
+        return sentence
+    starts = [m.end() for m in CLAUSE_START.finditer(sentence, 0, at)]
+    start = starts[-1] if starts else at
+    end = CLAUSE_END.search(sentence, at)
+    claim = sentence[start : end.start() if end else len(sentence)]
+    for match in AND_THEN.finditer(claim):
+        if match.group(1).casefold() in IMPERATIVES:
+            claim = claim[: match.start()]  # "… and say which parts you designed": ours again
+            break
+    reader = READER.search(claim)
+    return (claim[: reader.start()] if reader else claim).strip()
+
+
+def _problems(claim: str, ctx: CheckContext, shared) -> list[tuple[str, str, str]]:
+    index = shared.index
+    vocabulary = index.vocabulary
+    record = index.norm_text
+    own = {normalize(n) for n in (ctx.source.company, ctx.source.publisher_name)}
+    out: list[tuple[str, str, str]] = []
+    tokens = words(claim)
+    others = company_pattern(tuple(c for c in ctx.companies if normalize(c) not in own))
+    named = [hit.group() for hit in others.finditer(claim)] if others is not None else []
+    named += [t for t in tokens if t[:1].isupper() and t.casefold() in KNOWN_COMPANIES]
+    for name in dict.fromkeys(named):
+        if normalize(name) not in record and normalize(name) not in own:
+            out.append((ACTOR, name, f"{name!r} is another company, not in the record"))
+    for name in proper_nouns(claim):
+        key = name.casefold()
+        if key in MONTHS_DAYS or key in GENERIC_ACRONYMS or normalize(name) in own:
+            continue
+        if key in KNOWN_COMPANIES or (others is not None and others.fullmatch(name)):
+            continue
+        if key not in vocabulary and stem(name) not in vocabulary:
+            out.append((TERM, name, f"{name!r} is not named in the record"))
+    for token in tokens:
+        lowered = token.casefold()
+        if lowered in SWEEPING and lowered not in vocabulary and stem(lowered) not in vocabulary:
+            out.append((POLARITY, token, f"{token!r} is not in the record"))
+        if superlative(token) and stem(lowered) not in vocabulary:
+            out.append((CLAIM, token, f"superlative {token!r} is not in the record"))
+        elif stem(token) in OUTCOME_NOUNS and stem(token) not in vocabulary:
+            out.append((CLAIM, token, f"outcome {token!r} is not in the record"))
+    for pattern, what in ((KIND_PHRASE, "is not stated"), (CAUSE, "is a cause not stated")):
+        for hit in pattern.finditer(claim):
+            if normalize(hit.group()) not in record:
+                out.append((CLAIM, hit.group(), f"{hit.group()!r} {what}"))
+    for pattern, what in ((MOTIVE, "is a motive not stated"), (LESSON, "credits a lesson")):
+        for hit in pattern.finditer(claim):
+            if normalize(hit.group()) not in record:
+                out.append((CLAIM, hit.group(), f"{hit.group()!r} {what} to the company"))
+    text = "\n".join(index.texts)
+    ranked = align(content(stems(claim)), index, limit=1)
+    best = ranked[0][1].text if ranked else ""
+    for rule, found, what in (
+        ("grounding.direction", direction_shift(claim, best) if best else (), "turns around"),
+        ("grounding.time", time_shift(claim, text, record_dates(ctx)), "is not in the record"),
+        ("grounding.release", release_shift(claim, text), "is a release not stated"),
+        ("grounding.sentiment", sentiment_shift(claim, text), "is a judgement not stated"),
+    ):
+        out += [(rule, term, f"{term!r} {what}") for term in found]
+    return out
+
+
+def check_our_claims(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
+    """Hold our sentences about the company to the record, as reported claims are."""
+    shared = analysis(guide, ctx)
+    mentions = shared.mentions
+    findings = []
+    for block in guide.blocks:
+        if block.section not in OURS:
+            continue
+        for sentence in shared.sentences(block.text):
+            if sentence.startswith("#") or not shared.about_company(sentence):
+                continue
+            claim = claim_part(QUOTED.sub('""', sentence), ctx, mentions)
+            if not claim:
+                continue
+            by_rule: dict[str, list[str]] = {}
+            for rule, _term, message in _problems(claim, ctx, shared):
+                said = by_rule.setdefault(rule, [])
+                if message not in said:
+                    said.append(message)
+            for rule, messages in by_rule.items():
+                findings.append(
+                    finding(
+                        rule,
+                        "error",
+                        block.section,
+                        f"{quote(sentence)} is about the company: {'; '.join(messages)}; "
+                        f"{FIXES[rule]}",
+                    )
+                )
+    return findings
