@@ -320,6 +320,12 @@ class OpenAIDrafter:
         """Return a re-ask: the first messages, the last answer and its findings, nothing more."""
         return [*first, {"role": "assistant", "content": content}, self.prompts.repair(lines)]
 
+    def round_messages(self, source: Source, history: list[tuple[str, list[str]]]) -> list:
+        """Return the request of the round after these (answer, repair lines) rounds."""
+        first = self.first_messages(source)
+        asked = [(content, lines) for content, lines in history if lines]
+        return self.reask_messages(first, *asked[-1]) if asked else first
+
     def cached(self, source: Source, key: str | None = None) -> DraftResult | None:
         """Return the result the cached rounds settle for this record, or None.
 

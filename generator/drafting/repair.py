@@ -7,6 +7,7 @@ never cause a re-ask; neither do warnings. This module is the one place that say
 
 from __future__ import annotations
 
+from generator.guides.document import RepairRound
 from generator.guides.findings import Finding
 
 # Rule families (or single rules) about the record or what our tool composes, not the prose.
@@ -76,3 +77,11 @@ def rules_of(lines: list[str]) -> list[str]:
             if rule not in rules:
                 rules.append(rule)
     return rules
+
+
+def repairs_of(history: list[tuple[str, list[str]]]) -> list[RepairRound]:
+    """Return the re-asks a batch request's history records (a cut-off answer: `length`)."""
+    return [
+        RepairRound(round=index + 2, rules=rules_of(lines) if lines else ["length"])
+        for index, (_, lines) in enumerate(history)
+    ]
