@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 from generator.core.errors import AuthError, DraftError
 from generator.drafting.build import draft_findings
 from generator.drafting.prompts import PromptSet
-from generator.drafting.protocol import OPENAI_DRAFTER_VERSION, DraftResult
+from generator.drafting.protocol import OPENAI_DRAFTER_VERSION, DraftResult, Revision
 from generator.drafting.repair import (
     QUOTE_RULE,
     SCHEMA_RULE,
@@ -206,14 +206,6 @@ def _retries_of(request: Any) -> int:
 
 
 _TOKENS = ("prompt_tokens", "completion_tokens", "total_tokens")
-
-
-@dataclass(frozen=True)
-class Revision:
-    """An editor's revision request: the current text of the guide and the note on it."""
-
-    text: str
-    note: str
 
 
 @dataclass

@@ -27,6 +27,14 @@ class DraftResult:
     repairs: list[RepairRound] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Revision:
+    """An editor's revision request: the current text of the guide and the note on it."""
+
+    text: str
+    note: str
+
+
 class Drafter(Protocol):
     """A backend that turns one source record into a Draft."""
 
