@@ -8,7 +8,6 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Annotated, Any
 
 import httpx2
@@ -18,7 +17,6 @@ from openai.lib._parsing import type_to_response_format_param
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from generator.core.errors import AuthError, DraftError
-from generator.drafting.build import draft_findings
 from generator.drafting.prompts import PromptSet
 from generator.drafting.protocol import OPENAI_DRAFTER_VERSION, DraftResult, Revision
 from generator.drafting.repair import (
@@ -560,7 +558,13 @@ class OpenAIDrafter:
 
 
 def open_drafter(
-    project: Project, model: str, prompts: PromptSet, *, key: str, cache: bool = True
+    project: Project,
+    model: str,
+    prompts: PromptSet,
+    *,
+    key: str,
+    cache: bool = True,
+    checker: Checker | None = None,
 ) -> OpenAIDrafter:
     """Build the drafter over a new client, with the project's response cache and call log."""
     settings = project.settings.llm
@@ -573,5 +577,5 @@ def open_drafter(
         max_tokens=settings.max_tokens,
         cache=ResponseCache.in_state_dir(state) if cache else None,
         log=CallLog.in_state_dir(state),
-        checker=partial(draft_findings, project),
+        checker=checker,
     )
