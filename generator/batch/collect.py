@@ -25,6 +25,7 @@ from generator.core.errors import GuideError, PrepguideError
 from generator.drafting.build import build_guide
 from generator.drafting.openai_drafter import UnusableResponse, judge, parse_completion
 from generator.drafting.protocol import DraftResult
+from generator.drafting.repair import finding_lines, repairs_of
 from generator.guides.document import GuideDoc, Usage
 from generator.guides.project import Project
 from generator.llm.cache import CachedResponse
@@ -77,7 +78,7 @@ class Collector:
         self, record: Submission, lines: Iterable[dict], batch_id: str | None, report
     ) -> None:
         """Judge every answer line of this record; save the record after each written chunk."""
-        pending: list[tuple[BatchRequest, GuideDoc, str, str]] = []
+        pending: list[tuple[BatchRequest, GuideDoc, str, dict, str, str]] = []
         for line in lines:
             request = record.requests.get(str(line.get("custom_id")))
             if request is None or request.state != "sent":
@@ -122,57 +123,84 @@ class Collector:
         for name, value in tokens.items():
             request.usage[name] = request.usage.get(name, 0) + value
         verdict = judge(completion, source)
-        drafter.log_call(
-            source,
-            attempt,
-            outcome=verdict.outcome,
-            prompt_tokens=tokens["prompt_tokens"],
-            completion_tokens=tokens["completion_tokens"],
-            cached_tokens=usage.cached_tokens if usage else 0,
-            model=completion.model,
-            batch_id=batch_id,
-        )
+        logged = {
+            "prompt_tokens": tokens["prompt_tokens"],
+            "completion_tokens": tokens["completion_tokens"],
+            "cached_tokens": usage.cached_tokens if usage else 0,
+            "model": completion.model,
+            "batch_id": batch_id,
+        }
         if source.content_hash() != request.source_hash or (
             drafter.prompt_hash != request.prompt_hash
         ):
+            drafter.log_call(source, attempt, outcome=verdict.outcome, **logged)
             request.state, request.note = "stale", "source or prompts changed since submission"
             report.stale.append(request.guide)
             return None
+        made = self._judged(request, source, verdict, tokens, batch_id, report)
+        outcome = verdict.outcome if made is None or isinstance(made, str) else "ok"
+        if isinstance(made, str):
+            outcome, made = made, None
+        drafter.log_call(source, attempt, outcome=outcome, **logged)
+        if made is None:
+            return None
+        doc, key = made
+        return doc, key, tokens, verdict.content, completion.model or drafter.model
+
+    def _judged(self, request: BatchRequest, source, verdict, tokens, batch_id: str, report):
+        """Write, re-ask or fail one judged answer; return (doc, cache key), an outcome or None.
+
+        A draft whose guide has findings the model can fix is re-asked like an invalid answer,
+        in the same follow-up rounds; when the rounds are spent it is written with its findings.
+        """
+        drafter = self.drafter
+        key = drafter.cache_key(drafter.round_messages(source, request.history))
         if verdict.failure:
             return self._fail(request, verdict.failure, report)
-        if verdict.outcome in ("length", "invalid"):
-            if request.round >= MAX_ROUNDS:
-                reason = "; ".join(verdict.errors[:3]) or "cut off at the token limit"
-                return self._fail(
-                    request, f"no valid draft after {MAX_ROUNDS} re-asks: {reason}", report
+        doc = None
+        lines: list[str] = []
+        if verdict.outcome == "ok":
+            try:
+                existing = self.project.guides.read(request.guide)
+            except GuideError:
+                existing = None
+            if existing is not None and existing.edited:
+                request.state, request.note = (
+                    "kept",
+                    "the guide was edited by hand; not overwritten",
                 )
-            if verdict.outcome == "length":
-                request.max_tokens *= 2
-                request.history.append(("", []))
-            else:
-                request.history.append((verdict.content, verdict.errors))
-            request.state = "reask"
-            report.reasked.append(request.guide)
-            return None
-        try:
-            existing = self.project.guides.read(request.guide)
-        except GuideError:
-            existing = None
-        if existing is not None and existing.edited:
-            request.state, request.note = "kept", "the guide was edited by hand; not overwritten"
-            report.kept.append(request.guide)
-            return None
-        result = DraftResult(
-            draft=verdict.draft,
-            usage=Usage(**request.usage),
-            model=drafter.model,
-            batch_id=batch_id,
-        )
-        try:
-            doc = build_guide(self.project, drafter, source, result)
-        except PrepguideError as exc:
-            return self._fail(request, exc.message, report)
-        return doc, verdict.content, completion.model or drafter.model
+                report.kept.append(request.guide)
+                return None
+            result = DraftResult(
+                draft=verdict.draft,
+                usage=Usage(**request.usage),
+                model=drafter.model,
+                batch_id=batch_id,
+                rounds=request.round + 1,
+                repairs=repairs_of(request.history),
+            )
+            try:
+                doc = build_guide(self.project, drafter, source, result)
+            except PrepguideError as exc:
+                return self._fail(request, exc.message, report)
+            lines = finding_lines(doc.meta.findings)
+            if not lines or request.round >= MAX_ROUNDS:
+                return doc, key
+        if request.round >= MAX_ROUNDS:
+            reason = "; ".join(verdict.errors[:3]) or "cut off at the token limit"
+            return self._fail(
+                request, f"no valid draft after {MAX_ROUNDS} re-asks: {reason}", report
+            )
+        if verdict.outcome == "length":
+            request.max_tokens *= 2
+            request.history.append(("", []))
+        else:
+            request.history.append((verdict.content, lines or verdict.lines))
+            if drafter.cache is not None:  # a rerun replays this round instead of asking again
+                drafter.cache.put(key, CachedResponse(drafter.model, verdict.content, tokens))
+        request.state = "reask"
+        report.reasked.append(request.guide)
+        return "findings" if doc is not None else None
 
     def _fail(self, request: BatchRequest, message: str, report) -> None:
         request.state, request.note = "failed", message
@@ -181,16 +209,16 @@ class Collector:
 
     def _write(self, record: Submission, pending: list, report) -> None:
         if pending:
-            failed = self.project.guides.write_many([doc for _, doc, _, _ in pending])
-            for request, _, content, served in pending:
+            failed = self.project.guides.write_many([item[1] for item in pending])
+            for request, _, key, tokens, content, served in pending:
                 if request.guide in failed:
                     self._fail(request, failed[request.guide].message, report)
                     continue
                 request.state = "done"
                 report.written.append(request.guide)
                 if self.drafter.cache is not None:
-                    usage = dict(request.usage)
-                    self.drafter.cache.put(request.key, CachedResponse(served, content, usage))
+                    # This round's answer, under this round's request (its tokens are its own).
+                    self.drafter.cache.put(key, CachedResponse(served, content, tokens))
             pending.clear()
         if self.drafter.log is not None:
             self.drafter.log.commit()

@@ -302,16 +302,12 @@ def request_lines(drafter, sources: Iterable[Source], on_cached) -> Iterator[Lin
 
 
 def follow_up_lines(drafter, sources: dict[str, Source], requests: list[BatchRequest]):
-    """Build the next round for re-asked requests: the first messages plus only the errors."""
+    """Build the next round of re-asked requests: first messages, last answer, its errors."""
     for request in requests:
         source = sources.get(request.guide)
         if source is None:
             continue
-        messages = drafter.prompts.messages(source)
-        for content, errors in request.history:
-            if errors:
-                messages += [{"role": "assistant", "content": content}]
-                messages += [drafter.prompts.repair(errors)]
+        messages = drafter.round_messages(source, request.history)
         round_ = request.round + 1
         again = request.model_copy(update={"round": round_, "state": "sent", "note": ""})
         body = drafter.request_body(messages, request.max_tokens)

@@ -121,6 +121,8 @@ def print_dry_run(project: Project, result: plan.DryRun) -> bool:
     )
     if result.estimate is not None:
         click.echo(estimate_line(result.estimate))
+    if planned.drafter.backend == "openai":
+        click.echo(reask_line(result.reask_share))
     for item in planned.plan:
         click.echo(f"  {item.action:8} {item.source.key} ({item.reason})")
     return ok
@@ -170,6 +172,16 @@ class GeneratePrinter:
         return ok
 
 
+def reask_line(share: float | None) -> str:
+    """Say what share of tokens the call log shows for re-asks, which the estimate includes."""
+    if share is None:
+        return (
+            "re-asks: no calls logged yet; each guide may take up to 2 re-asks "
+            "(schema, quotes or findings the model can fix), not included"
+        )
+    return f"re-asks: +{share:.0%} tokens on first requests in the call log; included above"
+
+
 def estimate_line(estimate: plan.Estimate) -> str:
     """Say what a run would cost online and in a batch, with completions at most max_tokens."""
     head = (
@@ -206,18 +218,90 @@ class _Progress:
             click.echo(self.line(report), err=True)
 
 
+revise_options = [
+    click.option(
+        "--revise", is_flag=True, help="Redraft one guide from the editor's (rejection) note."
+    ),
+    click.option(
+        "--note", default=None, help="With --revise: the note (default: the rejection note)."
+    ),
+]
+
+
+def run_revise(
+    project: Project, ids: tuple[str, ...], note: str | None, backend: str, model, no_cache
+) -> bool:
+    """Redraft one guide from a note, audit it, and print the new revision's findings."""
+    from generator.core.errors import ConfigError, PrepguideError
+    from generator.drafting.revise import revise
+    from generator.review import read_state, record_revision
+
+    if len(ids) != 1:
+        fail("--revise takes exactly one guide id", 2)
+    guide_id = ids[0]
+    if not (note or "").strip():
+        try:
+            state = read_state(project, guide_id)
+        except PrepguideError as exc:
+            fail(str(exc), 1)
+        if state is None or state.status != "rejected" or not state.note:
+            fail(
+                f"{guide_id} has no rejection note to revise from; pass --note, or reject it "
+                f"first with `prepguide review reject {guide_id} --by NAME --note ...`",
+                2,
+            )
+        note = state.note
+    try:
+        revised = revise(project, guide_id, note or "", backend, model, no_cache=no_cache)
+        record_revision(project, guide_id, revised.note)
+    except ConfigError as exc:
+        fail(str(exc), 2)
+    except PrepguideError as exc:
+        fail(str(exc), 1)
+    meta = revised.doc.meta
+    errors = sum(1 for finding in meta.findings if finding.severity == "error")
+    rounds = meta.provenance.rounds
+    click.echo(f"backend: {meta.provenance.backend} (model {meta.provenance.model})")
+    click.echo(
+        f"revised {guide_id}: new draft revision after {rounds} round{'s' * (rounds > 1)}, "
+        f"{errors} errors, {len(meta.findings) - errors} warnings; "
+        f"`prepguide review diff {guide_id}` shows what changed"
+    )
+    for finding in meta.findings:
+        click.echo(f"  {finding.severity:7} {finding.rule} [{finding.section}]: {finding.message}")
+    return True
+
+
 @cli.command()
 @click.argument(
     "ids", nargs=-1, callback=guide_ids, help="Guide ids to draft (default: every record)."
 )
 @with_options(generate_options)
 @with_options(batch_options)
+@with_options(revise_options)
 @pass_ctx
 def generate(
-    ctx: Context, ids, backend, model, concurrency, force, dry_run, no_cache, **batch
+    ctx: Context,
+    ids,
+    backend,
+    model,
+    concurrency,
+    force,
+    dry_run,
+    no_cache,
+    revise,
+    note,
+    **batch,
 ) -> None:
     """Draft guides for new or changed sources (online, or through batch files)."""
     project = ctx.project
+    if note is not None and not revise:
+        fail("--note goes with --revise", 2)
+    if revise:
+        if dry_run or any(batch[name] for name in ("batch", "batch_export", "batch_import")):
+            fail("--revise drafts one guide online; it takes no --dry-run or batch option", 2)
+        run_revise(project, ids, note, backend, model, no_cache)
+        return
     if batch["batch"] or batch["batch_export"] or batch["batch_import"]:
         from generator.cli.batch import run_batch_generate
 

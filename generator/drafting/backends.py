@@ -59,4 +59,18 @@ def make_openai_drafter(
 
     key = api_key(need_key=need_key)
     chosen = openai_model(project, model)
-    return open_drafter(project, chosen, _prompts(project), key=key, cache=cache)
+    return open_drafter(
+        project, chosen, _prompts(project), key=key, cache=cache, checker=content_checker(project)
+    )
+
+
+def content_checker(project: Project):
+    """Return the drafter's content checks of a draft; the checks load on the first draft."""
+
+    def check(source, draft):
+        # Loaded here, not above: a dry run builds the drafter but never loads the checks.
+        from generator.drafting.build import draft_findings
+
+        return draft_findings(project, source, draft)
+
+    return check

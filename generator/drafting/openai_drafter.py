@@ -6,6 +6,7 @@ import asyncio
 import json
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
@@ -18,8 +19,16 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 from generator.core.errors import AuthError, DraftError
 from generator.core.names import plural
 from generator.drafting.prompts import PromptSet
-from generator.drafting.protocol import OPENAI_DRAFTER_VERSION, DraftResult
-from generator.guides.document import Usage
+from generator.drafting.protocol import OPENAI_DRAFTER_VERSION, DraftResult, Revision
+from generator.drafting.repair import (
+    QUOTE_RULE,
+    SCHEMA_RULE,
+    error_lines,
+    finding_lines,
+    rules_of,
+)
+from generator.guides.document import RepairRound, Usage
+from generator.guides.findings import Finding
 from generator.guides.project import Project
 from generator.guides.schema import Draft
 from generator.llm.cache import CachedResponse, ResponseCache, request_key
@@ -35,6 +44,8 @@ MAX_ERRORS_SENT = 10
 # a SIGKILL loses at most the last half second of log rows, never a guide or a cached answer.
 LOG_COMMIT_DELAY = 0.5
 RESPONSE_FORMAT: dict[str, Any] = type_to_response_format_param(Draft)  # type: ignore[assignment]
+# The content checks of a draft's guide (composed as it would be written): its findings.
+Checker = Callable[[Source, Draft], list[Finding]]
 _SPACE = re.compile(r"\s+")
 _QUOTE_MARKS = " \"'“”‘’«»…"
 
@@ -57,8 +68,8 @@ def quote_problems(draft: Draft, source: Source) -> list[str]:
     return problems
 
 
-def validate_content(content: str, source: Source) -> tuple[Draft | None, list[str]]:
-    """Parse a model answer into a Draft; return it, or the errors to send back."""
+def validate_answer(content: str, source: Source) -> tuple[Draft | None, list[str], str]:
+    """Parse a model answer into a Draft; return it, or the errors and the rule they break."""
     try:
         draft = Draft.model_validate_json(content)
     except ValidationError as exc:
@@ -66,9 +77,17 @@ def validate_content(content: str, source: Source) -> tuple[Draft | None, list[s
         for error in exc.errors(include_url=False):
             loc = ".".join(str(part) for part in error["loc"]) or "answer"
             errors.append(f"{loc}: {error['msg']}")
-        return None, errors[:MAX_ERRORS_SENT]
+        return None, errors[:MAX_ERRORS_SENT], SCHEMA_RULE
     problems = quote_problems(draft, source)
-    return (None, problems[:MAX_ERRORS_SENT]) if problems else (draft, [])
+    if problems:
+        return None, problems[:MAX_ERRORS_SENT], QUOTE_RULE
+    return draft, [], ""
+
+
+def validate_content(content: str, source: Source) -> tuple[Draft | None, list[str]]:
+    """Parse a model answer into a Draft; return it, or the errors to send back."""
+    draft, errors, _ = validate_answer(content, source)
+    return draft, errors
 
 
 _Count = Annotated[StrictInt, Field(ge=0)]
@@ -148,6 +167,12 @@ class Verdict:
     draft: Draft | None = None
     errors: list[str] = field(default_factory=list)
     failure: str | None = None
+    rule: str = ""  # schema or quote, for an invalid answer
+
+    @property
+    def lines(self) -> list[str]:
+        """Return the repair lines of an invalid answer, each naming the rule it breaks."""
+        return error_lines(self.rule, self.errors)
 
 
 def judge(completion: Completion, source: Source) -> Verdict:
@@ -161,11 +186,15 @@ def judge(completion: Completion, source: Source) -> Verdict:
         return Verdict("content_filter", failure="the answer was blocked by the content filter")
     if choice.finish_reason == "length":
         return Verdict("length")
-    content = choice.message.content or ""
-    draft, errors = validate_content(content, source)
+    return judge_content(choice.message.content or "", source)
+
+
+def judge_content(content: str, source: Source) -> Verdict:
+    """Judge the text of an answer (fresh or cached): a draft, or what is wrong with it."""
+    draft, errors, rule = validate_answer(content, source)
     if draft is not None:
         return Verdict("ok", content, draft)
-    return Verdict("invalid", content, errors=errors)
+    return Verdict("invalid", content, errors=errors, rule=rule)
 
 
 def _retries_of(request: Any) -> int:
@@ -173,6 +202,39 @@ def _retries_of(request: Any) -> int:
         return int(request.headers.get("x-stainless-retry-count", 0))
     except (AttributeError, RuntimeError, ValueError):
         return 0
+
+
+_TOKENS = ("prompt_tokens", "completion_tokens", "total_tokens")
+
+
+@dataclass
+class _Rounds:
+    """The rounds of one guide so far: the first messages, the next request, what it cost."""
+
+    first: list
+    messages: list = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+    reasks: int = 0
+    calls: int = 0
+    repairs: list[RepairRound] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.messages = self.messages or self.first
+
+    def add(self, usage: dict) -> None:
+        """Count one answer's tokens (every round is billed)."""
+        for name in _TOKENS:
+            value = usage.get(name) or 0
+            setattr(self.usage, name, getattr(self.usage, name) + value)
+
+
+@dataclass(frozen=True)
+class _Step:
+    """What one answer settled: its call-log outcome, and a result, an error or neither."""
+
+    outcome: str
+    result: DraftResult | None = None
+    error: DraftError | None = None
 
 
 @dataclass(frozen=True)
@@ -204,6 +266,7 @@ class OpenAIDrafter:
         max_tokens: int = 2000,
         cache: ResponseCache | None = None,
         log: CallLog | None = None,
+        checker: Checker | None = None,
     ) -> None:
         self.client = client
         self.model = model
@@ -212,6 +275,7 @@ class OpenAIDrafter:
         self.max_tokens = max_tokens
         self.cache = cache
         self.log = log
+        self.checker = checker
         self._log_commit: asyncio.TimerHandle | None = None
         self._closed = False
         self.notices = [store.notice for store in (cache, log) if store and store.notice]
@@ -232,46 +296,108 @@ class OpenAIDrafter:
         }
 
     def cache_key(self, messages: list) -> str:
-        """Return the cache key of a first request with these messages."""
+        """Return the cache key of a request with these messages (a re-ask's hold findings)."""
         params = {"max_completion_tokens": self.max_tokens}
         return request_key(self.model, messages, RESPONSE_FORMAT, params)
 
-    def cached(self, source: Source, key: str) -> DraftResult | None:
-        """Return a valid cached draft for this request key, logging the hit, or None."""
-        hit = self.cache.get(key) if self.cache is not None else None
-        if hit is None:
-            return None
-        draft, _ = validate_content(hit.content, source)
-        if draft is None:
-            return None
-        self.log_call(source, 0, outcome="ok", cached=True)
-        return DraftResult(draft=draft, usage=Usage(**hit.usage), model=self.model)
-
-    async def draft(self, source: Source) -> DraftResult:
-        """Draft one guide, re-asking at most twice with only the errors."""
+    def first_messages(self, source: Source, revision: Revision | None = None) -> list:
+        """Return the messages of a first request: the record, and a revision request if any."""
         messages = self.prompts.messages(source)
-        key = None
-        if self.cache is not None:
-            key = self.cache_key(messages)
-            hit = self.cached(source, key)
-            if hit is not None:
-                return hit
-        usage = Usage()
+        if revision is not None:
+            messages.append(self.prompts.revise(revision.text, revision.note))
+        return messages
+
+    def reask_messages(self, first: list, content: str, lines: list[str]) -> list:
+        """Return a re-ask: the first messages, the last answer and its findings, nothing more."""
+        return [*first, {"role": "assistant", "content": content}, self.prompts.repair(lines)]
+
+    def round_messages(self, source: Source, history: list[tuple[str, list[str]]]) -> list:
+        """Return the request of the round after these (answer, repair lines) rounds."""
+        first = self.first_messages(source)
+        asked = [(content, lines) for content, lines in history if lines]
+        return self.reask_messages(first, *asked[-1]) if asked else first
+
+    def cached(self, source: Source, key: str | None = None) -> DraftResult | None:
+        """Return the result the cached rounds settle for this record, or None.
+
+        Each round is looked up by its own request; a missing round, or cached rounds that end
+        in no draft, give None (the record is asked for afresh).
+        """
+        rounds = _Rounds(self.first_messages(source))
+        try:
+            return self._replay(source, rounds)
+        except DraftError:
+            return None
+
+    def _replay(self, source: Source, rounds: _Rounds) -> DraftResult | None:
+        """Walk the rounds the cache holds answers for; stop at the first it lacks."""
+        while self.cache is not None:
+            hit = self.cache.get(self.cache_key(rounds.messages))
+            if hit is None:
+                return None
+            rounds.calls += 1
+            rounds.add(hit.usage)
+            step = self._settle(source, rounds, judge_content(hit.content, source))
+            self.log_call(source, rounds.calls, outcome=step.outcome, cached=True)
+            if step.error is not None:
+                raise step.error
+            if step.result is not None:
+                return step.result
+        return None
+
+    def _settle(self, source: Source, rounds: _Rounds, verdict: Verdict) -> _Step:
+        """Accept a draft, or prepare the next round; at the end of the budget, give up."""
+        draft = verdict.draft
+        if draft is not None:
+            findings = self.checker(source, draft) if self.checker is not None else []
+            lines = finding_lines(findings)
+        else:
+            lines = verdict.lines
+        outcome = "invalid" if draft is None else ("findings" if lines else "ok")
+        if draft is not None and (not lines or rounds.reasks == MAX_REASKS):
+            # Provenance names the model we asked for, which the skip key compares; the
+            # call log keeps the snapshot the server reports (e.g. gpt-4o-mini-2024-07-18).
+            result = DraftResult(
+                draft=draft,
+                usage=rounds.usage,
+                model=self.model,
+                rounds=rounds.reasks + 1,
+                repairs=rounds.repairs,
+            )
+            return _Step(outcome, result=result)
+        if rounds.reasks == MAX_REASKS:
+            error = DraftError(
+                f"no valid draft after {MAX_REASKS} re-asks: {'; '.join(verdict.errors[:3])}",
+                record_id=source.key,
+            )
+            return _Step(outcome, error=error)
+        rounds.reasks += 1
+        rounds.repairs.append(RepairRound(round=rounds.reasks + 1, rules=rules_of(lines)))
+        rounds.messages = self.reask_messages(rounds.first, verdict.content, lines)
+        return _Step(outcome)
+
+    async def draft(self, source: Source, revision: Revision | None = None) -> DraftResult:
+        """Draft one guide; re-ask at most twice with the first messages and the findings.
+
+        An answer is re-asked when it is no valid draft or when its guide has findings the
+        model can fix; every round is cached under its own request, so a rerun sends nothing.
+        """
+        rounds = _Rounds(self.first_messages(source, revision))
+        hit = self._replay(source, rounds)
+        if hit is not None:
+            return hit
         max_tokens = self.max_tokens
         bumped = False
-        reasks = 0
-        attempt = 0
         while True:
-            attempt += 1
-            answer = await self._call(source, attempt, messages, max_tokens)
+            rounds.calls += 1
+            key = self.cache_key(rounds.messages) if self.cache is not None else None
+            answer = await self._call(source, rounds.calls, rounds.messages, max_tokens)
             completion = answer.completion
-            if completion.usage is not None:
-                usage.prompt_tokens += completion.usage.prompt_tokens or 0
-                usage.completion_tokens += completion.usage.completion_tokens or 0
-                usage.total_tokens += completion.usage.total_tokens or 0
+            spent = completion.usage.model_dump() if completion.usage is not None else {}
+            rounds.add(spent)
             verdict = judge(completion, source)
             if verdict.outcome == "length":
-                self._log_completion(source, attempt, answer, "length")
+                self._log_completion(source, rounds.calls, answer, "length")
                 if bumped:
                     raise DraftError(
                         f"the answer was cut off at {max_tokens} tokens, even after one retry "
@@ -282,29 +408,18 @@ class OpenAIDrafter:
                 max_tokens *= 2
                 continue
             if verdict.failure:
-                self._log_completion(source, attempt, answer, verdict.outcome)
+                self._log_completion(source, rounds.calls, answer, verdict.outcome)
                 raise DraftError(verdict.failure, record_id=source.key)
-            content, draft, errors = verdict.content, verdict.draft, verdict.errors
-            if draft is not None:
-                self._log_completion(source, attempt, answer, "ok")
-                if self.cache is not None and key is not None:
-                    served = completion.model or self.model
-                    self.cache.put(key, CachedResponse(served, content, usage.model_dump()))
-                # Provenance names the model we asked for, which the skip key compares; the
-                # call log keeps the snapshot the server reports (e.g. gpt-4o-mini-2024-07-18).
-                return DraftResult(draft=draft, usage=usage, model=self.model)
-            self._log_completion(source, attempt, answer, "invalid")
-            if reasks == MAX_REASKS:
-                raise DraftError(
-                    f"no valid draft after {MAX_REASKS} re-asks: {'; '.join(errors[:3])}",
-                    record_id=source.key,
-                )
-            reasks += 1
-            messages = [
-                *messages,
-                {"role": "assistant", "content": content},
-                self.prompts.repair(errors),
-            ]
+            step = self._settle(source, rounds, verdict)
+            self._log_completion(source, rounds.calls, answer, step.outcome)
+            if self.cache is not None and key is not None:
+                served = completion.model or self.model
+                tokens = {name: spent.get(name) or 0 for name in _TOKENS}
+                self.cache.put(key, CachedResponse(served, verdict.content, tokens))
+            if step.error is not None:
+                raise step.error
+            if step.result is not None:
+                return step.result
 
     async def _call(self, source: Source, attempt: int, messages: list, max_tokens: int) -> _Answer:
         started = time.perf_counter()
@@ -444,7 +559,13 @@ class OpenAIDrafter:
 
 
 def open_drafter(
-    project: Project, model: str, prompts: PromptSet, *, key: str, cache: bool = True
+    project: Project,
+    model: str,
+    prompts: PromptSet,
+    *,
+    key: str,
+    cache: bool = True,
+    checker: Checker | None = None,
 ) -> OpenAIDrafter:
     """Build the drafter over a new client, with the project's response cache and call log."""
     settings = project.settings.llm
@@ -457,4 +578,5 @@ def open_drafter(
         max_tokens=settings.max_tokens,
         cache=ResponseCache.in_state_dir(state) if cache else None,
         log=CallLog.in_state_dir(state),
+        checker=checker,
     )

@@ -11,7 +11,7 @@ from generator.drafting.backends import make_drafter, resolve_backend
 from generator.drafting.protocol import Drafter, DrafterId, prompt_hash_for
 from generator.guides.compose import disclaimer
 from generator.guides.project import Project
-from generator.llm.calllog import cost
+from generator.llm.calllog import cost, read_calls
 from generator.sources.records import Source
 
 Action = Literal["generate", "skip"]
@@ -73,15 +73,23 @@ class Planned:
         return [item for item in self.plan if item.action == "generate"]
 
 
+# How many logged calls the re-ask share is measured over (the latest ones).
+SHARE_CALLS = 10_000
+
+
 @dataclass
 class Estimate:
-    """What a run would cost: prompt and at most completion tokens, and money when priced."""
+    """What a run would cost: prompt and at most completion tokens, and money when priced.
+
+    Both include the re-ask share the call log measured, when it holds any calls.
+    """
 
     model: str
     prompt_tokens: int
     completion_tokens: int
     online: float | None
     batch: float | None
+    reask_share: float | None = None
 
 
 @dataclass
@@ -91,6 +99,7 @@ class DryRun:
     planned: Planned
     prompt_tokens: int
     estimate: Estimate | None
+    reask_share: float | None = None
 
 
 def missing_ids(project: Project, ids: list[str] | tuple[str, ...]) -> list[str]:
@@ -98,14 +107,33 @@ def missing_ids(project: Project, ids: list[str] | tuple[str, ...]) -> list[str]
     return sorted(set(ids) - set(project.sources.by_id()))
 
 
-def estimate(project: Project, model: str, prompt: int, count: int) -> Estimate:
-    """Price a run online and in a batch, with completions at most max_tokens each."""
-    completion = count * project.settings.llm.max_tokens
+def reask_share(project: Project) -> float | None:
+    """Return the re-asks' tokens per token of first requests in the call log, or None.
+
+    Cache hits cost nothing and are left out; a log with no first request gives None.
+    """
+    calls = [c for c in read_calls(project.workspace.state_dir, SHARE_CALLS) if not c.cached]
+    first = sum(c.prompt_tokens + c.completion_tokens for c in calls if c.attempt == 1)
+    later = sum(c.prompt_tokens + c.completion_tokens for c in calls if c.attempt > 1)
+    return later / first if first else None
+
+
+def estimate(
+    project: Project, model: str, prompt: int, count: int, share: float | None = None
+) -> Estimate:
+    """Price a run online and in a batch, with completions at most max_tokens each.
+
+    The re-ask share (from the call log) scales both counts.
+    """
+    scale = 1 + (share or 0.0)
+    prompt = round(prompt * scale)
+    completion = round(count * project.settings.llm.max_tokens * scale)
     price = project.settings.llm.prices.get(model)
     if price is None:
-        return Estimate(model, prompt, completion, None, None)
+        return Estimate(model, prompt, completion, None, None, share)
     online = cost(price, prompt, completion, 0, "online")
-    return Estimate(model, prompt, completion, online, cost(price, prompt, completion, 0, "batch"))
+    batch = cost(price, prompt, completion, 0, "batch")
+    return Estimate(model, prompt, completion, online, batch, share)
 
 
 def dry_run(
@@ -119,8 +147,13 @@ def dry_run(
         planned = Planned(drafter, plan, missing)
         tokens = sum(drafter.estimate_prompt_tokens(item.source) for item in planned.todo)
         count = len(planned.todo)
-        priced = None if drafter.model is None else estimate(project, drafter.model, tokens, count)
-        return DryRun(planned, tokens, priced)
+        share = reask_share(project) if drafter.backend == "openai" else None
+        priced = (
+            None
+            if drafter.model is None
+            else estimate(project, drafter.model, tokens, count, share)
+        )
+        return DryRun(planned, tokens, priced, share)
     finally:
         close = getattr(drafter, "aclose", None)
         if close is not None:

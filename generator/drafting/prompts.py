@@ -16,7 +16,8 @@ from generator.sources.records import Source
 SYSTEM = "system.j2"
 USER = "user.j2"
 REPAIR = "repair.j2"
-REQUIRED = (SYSTEM, USER, REPAIR)
+REVISE = "revise.j2"
+REQUIRED = (SYSTEM, USER, REPAIR, REVISE)
 PACKAGE = "generator.prompts_data"
 _CHECKOUT = Path(__file__).resolve().parents[2]
 
@@ -107,6 +108,7 @@ class PromptSet:
             self._system = env.get_template(SYSTEM)
             self._user = env.get_template(USER)
             self._repair = env.get_template(REPAIR)
+            self._revise = env.get_template(REVISE)
         except jinja2.TemplateSyntaxError as exc:
             raise ConfigError(
                 f"template syntax error at line {exc.lineno}: {exc.message}",
@@ -148,3 +150,9 @@ class PromptSet:
     def repair(self, errors: list[str]) -> dict[str, str]:
         """Return the follow-up user message that lists only what was wrong."""
         return {"role": "user", "content": self._render(self._repair, errors=errors)}
+
+    def revise(self, text: str, note: str) -> dict[str, str]:
+        """Return the user message that asks to revise the current text after an editor's note."""
+        fence = fence_for(f"{text}\n{note}")
+        body = self._render(self._revise, text=text, note=note, fence=fence)
+        return {"role": "user", "content": body}

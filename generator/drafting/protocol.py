@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from generator.guides.document import Usage
+from generator.guides.document import RepairRound, Usage
 from generator.guides.schema import Draft
 from generator.sources.records import Source
 
@@ -23,6 +23,16 @@ class DraftResult:
     batch_id: str | None = None  # set when the answer came through a batch file
     prompt_hash: str | None = None  # when the drafter's hash depends on the record
     generic_lesson: bool = False
+    rounds: int = 1  # answers asked for (1 + re-asks)
+    repairs: list[RepairRound] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Revision:
+    """An editor's revision request: the current text of the guide and the note on it."""
+
+    text: str
+    note: str
 
 
 class Drafter(Protocol):

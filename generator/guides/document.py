@@ -37,6 +37,15 @@ class Usage(BaseModel):
     total_tokens: int = 0
 
 
+class RepairRound(BaseModel):
+    """A re-ask of the model: the round it asked for (2 or 3) and the rules that caused it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    round: int
+    rules: list[str]
+
+
 class Provenance(BaseModel):
     """How a guide's text came to be."""
 
@@ -52,6 +61,8 @@ class Provenance(BaseModel):
     via: Literal["batch"] | None = None  # drafted through a batch file, not online
     batch_id: str | None = None
     generic_lesson: bool = False  # the offline drafter found no lesson for the record
+    rounds: int = 1  # answers the model gave for this text (1 + its re-asks)
+    repairs: list[RepairRound] = []
 
 
 class ReportedEvidence(BaseModel):
@@ -107,6 +118,8 @@ def serialize(doc: GuideDoc) -> str:
         data.pop("evidence", None)
     if not data["provenance"]["generic_lesson"]:
         del data["provenance"]["generic_lesson"]
+    if data["provenance"]["rounds"] == 1 and not data["provenance"]["repairs"]:
+        del data["provenance"]["rounds"], data["provenance"]["repairs"]
     front = yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
     return f"---\n{front}---\n{doc.body}"
 

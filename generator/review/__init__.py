@@ -20,6 +20,7 @@ from generator.review.transitions import (
     approve,
     mark_published,
     normalize_reason,
+    record_revision,
     reject,
     withdraw,
 )
@@ -46,6 +47,7 @@ __all__ = [
     "normalize_reason",
     "queue",
     "read_state",
+    "record_revision",
     "reject",
     "repair",
     "withdraw",

@@ -239,6 +239,29 @@ def reject(
     return Outcome(guide_id, "reject", "draft", "rejected", doc.content_hash)
 
 
+def record_revision(project: Project, guide_id: str, note: str) -> Outcome:
+    """Audit a draft revision the generator wrote for an editor's note (a new draft)."""
+    project.guides.check_writable()
+    with project.guides.review_lock(guide_id):
+        recover(project, guide_id)
+        text, doc = read_current(project, guide_id)
+        state = read_state(project, guide_id)
+        current = current_state(guide_id, doc, state)
+        project.guides.keep_text(guide_id, text)
+        before = state.status if state else None
+        _transition(
+            project,
+            doc,
+            current,
+            actor=f"generator ({doc.meta.provenance.backend})",
+            action="revise",
+            from_state=before,
+            content_hash=doc.content_hash,
+            note=f"revised for the editor's note: {note}",
+        )
+    return Outcome(guide_id, "revise", before or "draft", current.status, doc.content_hash)
+
+
 def normalize_reason(reason: str | None) -> str | None:
     """Return the canonical withdrawal reason, or None when it is not one of them."""
     text = " ".join((reason or "").split()).casefold()
