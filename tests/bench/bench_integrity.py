@@ -6,9 +6,15 @@ seeded wrong and legitimate edits), writes each edited body into its guide file,
 seen templates apart), every false flag with its messages, and a summary line. A wrong edit
 counts as detected only when a blocking error from a rule related to it appears that the
 unedited guide did not have. Also checks seed 004 against its own record. Held-out cases
-are counted but their texts are never printed, so tuning cannot see them. Run:
+are counted but their texts are never printed, so tuning cannot see them.
+
+Then replays the model-prose corpus (tests/modelprose/) through `prepguide generate --backend
+openai` against the fake server (see tests/prose_replay.py): faithful guides passing with no
+error, one-error variants caught by a rule that kinds.yaml allows for their kind, and how many
+variants reach the editor with no error when a re-ask gets the corrected draft. Run:
 
     python tests/bench/bench_integrity.py [--seed 13] [--per-template 4] [--show TEXT] [--misses]
+        [--no-prose] [--prose-misses]
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from integrity import build_corpus, write_body  # noqa: E402
 from integrity.corpus import SEED_RECORD, TODAY, seed_body, write_database  # noqa: E402
 from integrity.model import Case  # noqa: E402
+from prose_replay_report import prose_section  # noqa: E402
 
 from generator.checks.runner import check_guides  # noqa: E402
 from generator.guides.project import Project  # noqa: E402
@@ -128,6 +135,10 @@ def main() -> None:
     parser.add_argument(
         "--misses", action="store_true", help="print every undetected seen wrong edit"
     )
+    parser.add_argument("--no-prose", action="store_true", help="skip the model-prose replay")
+    parser.add_argument(
+        "--prose-misses", action="store_true", help="print every uncaught seen prose variant"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="prepguide-integrity-") as tmp:
         corpus = build_corpus(Path(tmp) / "db", args.seed, args.per_template)
@@ -186,6 +197,8 @@ def main() -> None:
         f"{'pass' if not seed_findings else 'FAIL'}; goal >= {GOAL:.0f}% and 0 false flags: "
         f"{'met' if pct >= GOAL and not flagged and not dirty and not seed_findings else 'NOT met'}"
     )
+    if not args.no_prose:
+        prose_section(show_misses=args.prose_misses)
 
 
 if __name__ == "__main__":

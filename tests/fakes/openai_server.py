@@ -39,6 +39,14 @@ Hostile answers (hardening):
 - ``Huge(size)``: HTTP 200 with a JSON-typed body of ``size`` bytes, generated as it is sent.
 - ``Drip(rate)``: HTTP 200 with a valid completion sent at ``rate`` bytes per second.
 
+Per-record answers. ``server.answer_records(answers, reask="repeat")`` makes the server answer
+like a model with a fixed draft per record: ``answers`` maps a record's Title (as the user
+message's source-data block carries it) to a list of drafts (dicts or strings). A first request
+gets the first draft; a re-ask (a request carrying N earlier assistant answers) gets the same
+first draft again with ``reask="repeat"``, or draft N (the last one when the list is shorter)
+with ``reask="next"``, e.g. ``[variant, corrected]``. Scripted actions still come first;
+records not in ``answers`` get the default draft. ``server.asked`` counts requests per Title.
+
 ``FakeOpenAI(served_model="gpt-4o-mini-2024-07-18")`` answers with a snapshot name, as OpenAI
 does. Counters: ``request_count``, ``peak_concurrency``, ``requests`` (parsed JSON bodies, in
 arrival order) and ``reset()``.
@@ -53,6 +61,7 @@ import json
 import re
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -254,6 +263,9 @@ class FakeOpenAI(BatchAPI):
         self.in_flight = 0
         self.peak_concurrency = 0
         self.tokens = {"prompt": 0, "completion": 0}
+        self._answers: dict[str, list[str | dict]] = {}
+        self._reask = "repeat"
+        self.asked: Counter[str] = Counter()
         self._init_batches()
         self._httpd = _Server(("127.0.0.1", port), _Handler)
         self._httpd.fake = self
@@ -288,9 +300,31 @@ class FakeOpenAI(BatchAPI):
         with self._lock:
             self._script.extend(_Scripted(action, match, times) for action in actions)
 
-    def reset(self) -> None:
-        """Forget counters, recorded requests and queued actions."""
+    def answer_records(self, answers: dict[str, list[str | dict]], reask: str = "repeat") -> None:
+        """Answer each record (by Title) with its drafts; a re-ask repeats or takes the next."""
+        if reask not in ("repeat", "next"):
+            raise ValueError(f"reask must be 'repeat' or 'next', not {reask!r}")
+        if any(not drafts for drafts in answers.values()):
+            raise ValueError("every record needs at least one draft")
         with self._lock:
+            self._answers = {title: list(drafts) for title, drafts in answers.items()}
+            self._reask = reask
+
+    def _record_answer(self, body: dict, title: str | None) -> Reply | None:
+        with self._lock:
+            drafts = self._answers.get(title) if title is not None else None
+            if not drafts:
+                return None
+            if self._reask == "repeat":
+                return Reply(drafts[0])
+        earlier = sum(1 for m in body.get("messages", []) if m.get("role") == "assistant")
+        return Reply(drafts[min(earlier, len(drafts) - 1)])
+
+    def reset(self) -> None:
+        """Forget counters, recorded requests, queued actions and per-record answers."""
+        with self._lock:
+            self._answers.clear()
+            self.asked.clear()
             self._script.clear()
             self.requests.clear()
             self.request_count = 0
@@ -320,7 +354,13 @@ class FakeOpenAI(BatchAPI):
 
     def respond(self, body: dict, raw: str) -> tuple[int, bytes, dict[str, str]]:
         """Return status, body and headers for one chat request."""
+        title = source_fields(body).get("title")
+        if title is not None:
+            with self._lock:
+                self.asked[title] += 1
         action = self._take(raw)
+        if action is None:
+            action = self._record_answer(body, title)
         if self.latency:
             self._stopping.wait(self.latency)
         return self.answer(action, body)
