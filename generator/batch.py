@@ -22,9 +22,9 @@ from openai import APIError
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from generator.clock import iso, now
+from generator.core.sqlite import set_aside
 from generator.errors import PrepguideError
 from generator.fsio import atomic_write_bytes
-from generator.llmcache import set_aside
 from generator.sources import Source
 
 ENDPOINT = "/v1/chat/completions"
