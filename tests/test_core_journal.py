@@ -1,0 +1,158 @@
+"""core.journal: whole fsynced lines, and one rule for a torn tail, for every JSON Lines log."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+from generator.core import journal
+
+
+def _row(line: bytes) -> dict:
+    row = json.loads(line)
+    if not isinstance(row, dict):
+        raise ValueError("not an object")
+    return row
+
+
+def _valid(line: bytes) -> bool:
+    try:
+        _row(line)
+    except ValueError:
+        return False
+    return True
+
+
+def test_a_valid_unterminated_line_is_kept_and_terminated(tmp_path: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(b'{"n": 1}\n{"n": 2}')
+    contents = journal.read(path, _row)
+    assert contents.rows == [{"n": 1}, {"n": 2}] and contents.torn is None
+    assert journal.append(path, [b'{"n": 3}'], _valid) is None
+    assert path.read_bytes() == b'{"n": 1}\n{"n": 2}\n{"n": 3}\n'
+    assert not list(tmp_path.glob("*.torn-*"))
+
+
+def test_an_invalid_torn_tail_is_copied_aside_and_removed_with_a_warning(tmp_path: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(b'{"n": 1}\n{"n": 2}\n{"n": 3, "na')
+    contents = journal.read(path, _row)
+    assert contents.rows == [{"n": 1}, {"n": 2}] and contents.bad == []
+    assert contents.torn is not None and contents.torn.number == 3
+    torn = journal.append(path, [b'{"n": 4}'], _valid)
+    assert torn == journal.Torn(path, 3, tmp_path / "log.jsonl.torn-1")
+    assert torn.message == (
+        "line 3 was torn by an interrupted write; kept it as log.jsonl.torn-1 and removed it"
+    )
+    assert (tmp_path / "log.jsonl.torn-1").read_bytes() == b'{"n": 3, "na'
+    assert path.read_bytes() == b'{"n": 1}\n{"n": 2}\n{"n": 4}\n'
+    path.write_bytes(path.read_bytes() + b"{")
+    assert journal.append(path, [b'{"n": 5}'], _valid).aside.name == "log.jsonl.torn-2"
+    assert journal.read(path, _row).aside == [
+        tmp_path / "log.jsonl.torn-1",
+        tmp_path / "log.jsonl.torn-2",
+    ]
+
+
+def test_a_torn_tail_with_no_newline_before_it_is_the_whole_file(tmp_path: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(b"x" * 200_000)
+    torn = journal.append(path, [b'{"n": 1}'], _valid)
+    assert torn is not None and torn.line == 1
+    assert torn.aside.stat().st_size == 200_000
+    assert path.read_bytes() == b'{"n": 1}\n'
+
+
+def test_a_damaged_middle_line_is_reported_with_its_number(tmp_path: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(b'{"n": 1}\n\nnot json\n[1]\n{"n": 5}\n')
+    contents = journal.read(path, _row)
+    assert contents.rows == [{"n": 1}, {"n": 5}]
+    assert [(bad.number, bad.text) for bad in contents.bad] == [(3, b"not json"), (4, b"[1]")]
+    assert contents.torn is None
+    assert journal.append(path, [b'{"n": 6}'], _valid) is None
+    assert path.read_bytes().endswith(b'[1]\n{"n": 5}\n{"n": 6}\n'), "complete lines are kept"
+
+
+def test_a_group_append_of_many_lines_is_one_fsync(tmp_path: Path, monkeypatch) -> None:
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(b'{"n": 0}')  # unterminated and valid: its newline goes in the same write
+    calls = []
+    real_fsync = os.fsync
+
+    def counting_fsync(fd: int) -> None:
+        calls.append(fd)
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", counting_fsync)
+    lines = [json.dumps({"n": n}).encode() for n in range(1, 501)]
+    assert journal.append(path, lines, _valid) is None
+    assert len(calls) == 1
+    assert [row["n"] for row in journal.read(path, _row).rows] == list(range(501))
+    with journal.Journal(path, _valid) as log:
+        log.extend(lines[:10])
+        log.append(lines[0])
+    assert len(calls) == 3
+
+
+def test_a_line_holding_a_newline_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="newline"):
+        journal.append(tmp_path / "log.jsonl", [b'{"a": 1}\n{"b": 2}'], _valid)
+    assert not (tmp_path / "log.jsonl").exists() or (tmp_path / "log.jsonl").read_bytes() == b""
+
+
+def test_a_folder_in_place_of_a_journal_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "log.jsonl").mkdir()
+    with pytest.raises(journal.JournalError, match="not a regular file"):
+        journal.read(tmp_path / "log.jsonl", _row)
+
+
+GROUP = 5
+
+
+def _appender(path: Path, writer: int) -> None:
+    """Append groups of GROUP lines forever (until killed), each group one call."""
+    n = 0
+    while True:
+        lines = [
+            json.dumps({"w": writer, "g": n, "i": i, "pad": "x" * random.randrange(2000)}).encode()
+            for i in range(GROUP)
+        ]
+        journal.append(path, lines, _valid)
+        n += 1
+
+
+def test_writers_killed_at_random_leave_only_whole_groups(tmp_path: Path) -> None:
+    """Kill concurrent appenders at random moments: every line whole, every group together."""
+    path = tmp_path / "log.jsonl"
+    rng = random.Random(int(os.environ.get("PREPGUIDE_KILL_SEED", random.randrange(2**32))))
+    for round_ in range(5):
+        pids = []
+        for writer in range(3):
+            pid = os.fork()
+            if pid == 0:  # the child never returns to pytest
+                try:
+                    _appender(path, round_ * 10 + writer)
+                finally:
+                    os._exit(0)
+            pids.append(pid)
+        time.sleep(rng.uniform(0.01, 0.15))
+        for pid in pids:
+            os.kill(pid, signal.SIGKILL)
+        for pid in pids:
+            os.waitpid(pid, 0)
+    contents = journal.read(path, _row)
+    assert contents.bad == [] and contents.torn is None
+    assert path.read_bytes().endswith(b"\n")
+    rows = contents.rows
+    assert len(rows) >= GROUP
+    for start in range(0, len(rows), GROUP):
+        group = rows[start : start + GROUP]
+        assert [row["i"] for row in group] == list(range(GROUP)), "a group was split"
+        assert len({(row["w"], row["g"]) for row in group}) == 1, "groups interleaved"
