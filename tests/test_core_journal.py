@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from generator import audit
 from generator.core import journal
 
 
@@ -27,6 +28,17 @@ def _valid(line: bytes) -> bool:
     except ValueError:
         return False
     return True
+
+
+def entry(n: int) -> audit.AuditEntry:
+    return audit.AuditEntry(
+        time=f"2026-11-30T00:00:{n:02d}Z",
+        actor="ada",
+        action="approve",
+        guide=f"g{n}",
+        from_state="draft",
+        to_state="approved",
+    )
 
 
 def test_a_valid_unterminated_line_is_kept_and_terminated(tmp_path: Path) -> None:
@@ -156,3 +168,48 @@ def test_writers_killed_at_random_leave_only_whole_groups(tmp_path: Path) -> Non
         group = rows[start : start + GROUP]
         assert [row["i"] for row in group] == list(range(GROUP)), "a group was split"
         assert len({(row["w"], row["g"]) for row in group}) == 1, "groups interleaved"
+
+
+# --- the callers keep their messages and rules ----------------------------------------------
+
+
+def test_audit_reports_and_sets_aside_a_torn_tail_naming_the_log(tmp_path: Path) -> None:
+    path = tmp_path / ".audit.jsonl"
+    assert audit.append(path, entry(1)) is None
+    with path.open("ab") as handle:
+        handle.write(b'{"time": "2026-11-30T00:00:00Z", "actor": "a", "act')
+    log = audit.load(path)
+    assert [e.guide for e in log.entries] == ["g1"]
+    assert [(p.rule, p.path) for p in log.problems] == [("audit.torn", str(path))]
+    assert "line 2 is incomplete (an interrupted write)" in str(log.problems[0])
+    warning = audit.append(path, entry(2))
+    assert warning is not None and warning.rule == "audit.torn"
+    assert str(warning) == (
+        f"{path}: line 2 was torn by an interrupted write; "
+        "kept it as .audit.jsonl.torn-1 and removed it"
+    )
+    log = audit.load(path)
+    assert [e.guide for e in log.entries] == ["g1", "g2"]
+    assert [p.rule for p in log.problems] == ["audit.torn"]
+    assert ".audit.jsonl.torn-1 holds a line" in str(log.problems[0])
+
+
+def test_audit_keeps_a_valid_unterminated_entry(tmp_path: Path) -> None:
+    path = tmp_path / ".audit.jsonl"
+    audit.append(path, entry(1))
+    path.write_bytes(path.read_bytes().rstrip(b"\n"))
+    assert audit.load(path).problems == []
+    audit.append(path, entry(2))
+    assert [e.guide for e in audit.read(path)] == ["g1", "g2"]
+    assert path.read_bytes().count(b"\n") == 2
+
+
+def test_audit_names_a_bad_middle_line(tmp_path: Path) -> None:
+    path = tmp_path / ".audit.jsonl"
+    audit.append(path, entry(1))
+    path.write_bytes(path.read_bytes() + b'{"time": 1}\n')
+    audit.append(path, entry(3))
+    log = audit.load(path)
+    assert [e.guide for e in log.entries] == ["g1", "g3"]
+    assert [p.rule for p in log.problems] == ["audit"]
+    assert str(log.problems[0]).startswith(f"{path}: line 2 is not a valid audit entry")
