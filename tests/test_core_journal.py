@@ -7,12 +7,14 @@ import os
 import random
 import signal
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from generator import audit
 from generator.core import journal
+from generator.ledger import Ledger, LedgerRow
 
 
 def _row(line: bytes) -> dict:
@@ -213,3 +215,28 @@ def test_audit_names_a_bad_middle_line(tmp_path: Path) -> None:
     assert [e.guide for e in log.entries] == ["g1", "g3"]
     assert [p.rule for p in log.problems] == ["audit"]
     assert str(log.problems[0]).startswith(f"{path}: line 2 is not a valid audit entry")
+
+
+def test_the_ledger_sets_a_torn_tail_aside_and_reports_it(tmp_path: Path) -> None:
+    path = tmp_path / ".verification.jsonl"
+    row = LedgerRow(
+        at=datetime(2026, 11, 1, tzinfo=UTC), url="https://a.example/", ids=["a"],
+        outcome="live", method="GET",
+    )  # fmt: skip
+    path.write_bytes(row.model_dump_json().encode() + b'\n{"url": "x", "surprise": 1}\n{"at": "2')
+    ledger = Ledger.load(path)
+    assert len(ledger.rows) == 1
+    assert [(p.rule, p.field) for p in ledger.problems] == [
+        ("ledger.invalid", "at"),
+        ("ledger.torn", None),
+    ]
+    assert "line 2:" in str(ledger.problems[0]) and "line 3 is incomplete" in str(
+        ledger.problems[1]
+    )
+    ledger.append([row, row])
+    assert ledger.problems[-1].rule == "ledger.torn"
+    assert "kept it as .verification.jsonl.torn-1" in str(ledger.problems[-1])
+    assert (tmp_path / ".verification.jsonl.torn-1").read_bytes() == b'{"at": "2'
+    again = Ledger.load(path)
+    assert len(again.rows) == 3
+    assert [p.rule for p in again.problems] == ["ledger.invalid", "ledger.torn"]
