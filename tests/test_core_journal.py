@@ -14,6 +14,7 @@ import pytest
 
 from generator import audit
 from generator.core import journal
+from generator.digest import journal as digest_journal
 from generator.ledger import Ledger, LedgerRow
 
 
@@ -240,3 +241,29 @@ def test_the_ledger_sets_a_torn_tail_aside_and_reports_it(tmp_path: Path) -> Non
     again = Ledger.load(path)
     assert len(again.rows) == 3
     assert [p.rule for p in again.problems] == ["ledger.invalid", "ledger.torn"]
+
+
+def test_the_digest_journal_keeps_a_valid_unterminated_row(tmp_path: Path) -> None:
+    """New rule: the send log used to drop even a valid unterminated last row."""
+    path = tmp_path / "sends.jsonl"
+    path.write_bytes(b'{"event": "sent", "email": "a"}')
+    with digest_journal.Journal(path) as log:
+        log.append({"event": "sent", "email": "b"})
+    assert log.warnings == []
+    rows, bad = digest_journal.read(path)
+    assert [row["email"] for row in rows] == ["a", "b"] and bad == []
+
+
+def test_the_digest_journal_sets_a_torn_row_aside_with_a_warning(tmp_path: Path) -> None:
+    path = tmp_path / "sends.jsonl"
+    path.write_bytes(b'{"event": "sent", "email": "a"}\n{"event": "att')
+    rows, bad = digest_journal.read(path)
+    assert len(rows) == 1 and [b.number for b in bad] == [2]
+    with digest_journal.Journal(path) as log:
+        log.append({"event": "sent", "email": "b"})
+    assert log.warnings == [
+        f"{path}: line 2 was torn by an interrupted write; "
+        "kept it as sends.jsonl.torn-1 and removed it"
+    ]
+    rows, bad = digest_journal.read(path)
+    assert [row["email"] for row in rows] == ["a", "b"] and bad == []
