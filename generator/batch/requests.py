@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from generator.core.clock import iso, now
 from generator.core.errors import PrepguideError
 from generator.core.fsio import atomic_write_bytes
-from generator.llm.cache import set_aside
+from generator.core.sqlite import set_aside
 from generator.sources.records import Source
 
 ENDPOINT = "/v1/chat/completions"

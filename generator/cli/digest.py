@@ -141,6 +141,8 @@ def digest_send(ctx: Context, week: str, subscribers_file: Path, dry_run: bool, 
             ledger_path=build.ledger_path(project),
             per_minute=project.settings.digest.per_minute,
         )
+    for warning in report.warnings:
+        warn(warning)
     click.echo(
         f"sent {report.sent}, failed {len(report.failed)}, uncertain {len(report.uncertain)}"
     )

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator.core import journal
 from generator.core.errors import PrepguideError
 
 
@@ -23,74 +23,61 @@ class BadLine:
     text: str
 
 
-def read(path: Path) -> tuple[list[dict], list[BadLine]]:
-    """Return the rows of a journal and the lines that could not be read."""
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return [], []
-    except OSError as exc:
-        raise JournalError(f"cannot read: {exc.strerror}", path=path) from exc
-    rows, bad = [], []
-    for number, line in enumerate(raw.split(b"\n"), start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except ValueError:
-            row = None
-        if isinstance(row, dict):
-            rows.append(row)
-        else:
-            bad.append(BadLine(number, line[:80].decode("utf-8", "replace")))
-    return rows, bad
+def _row(line: bytes) -> dict:
+    row = json.loads(line)
+    if not isinstance(row, dict):
+        raise ValueError("not a JSON object")
+    return row
 
 
-def _is_row(line: bytes) -> bool:
+def _valid(line: bytes) -> bool:
     try:
-        return isinstance(json.loads(line), dict)
+        _row(line)
     except ValueError:
         return False
+    return True
+
+
+def read(path: Path) -> tuple[list[dict], list[BadLine]]:
+    """Return the rows of a journal and the lines that could not be read (a torn one last)."""
+    try:
+        contents = journal.read(path, _row)
+    except OSError as exc:
+        raise JournalError(f"cannot read: {exc.strerror}", path=path) from exc
+    except journal.JournalError as exc:
+        raise JournalError(exc.message, path=path) from None
+    bad = [*contents.bad, *([contents.torn] if contents.torn else [])]
+    return contents.rows, [BadLine(b.number, b.text[:80].decode("utf-8", "replace")) for b in bad]
 
 
 class Journal:
-    """An open append-only file: each append is one fsynced line."""
+    """An open append-only file: each append is one locked, fsynced line."""
 
     def __init__(self, path: Path, keep_torn_tail: bool = False) -> None:
         self.path = path
         self.keep_torn_tail = keep_torn_tail
         path.parent.mkdir(parents=True, exist_ok=True)
+        self.warnings: list[str] = []  # torn tails set aside, one sentence each
         try:
-            self.fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
-            self._mend_tail()
+            # A suppression list keeps even an unreadable torn tail, so that its reader stops
+            # the send on it rather than losing an unsubscribe.
+            valid = (lambda _line: True) if keep_torn_tail else _valid
+            self._journal = journal.Journal(path, valid)
         except OSError as exc:
             raise JournalError(f"cannot open for appending: {exc.strerror}", path=path) from exc
 
-    def _mend_tail(self) -> None:
-        """Drop a torn last line left by a killed append, so the next line starts clean."""
-        size = os.fstat(self.fd).st_size
-        if size == 0:
-            return
-        tail = os.pread(self.fd, min(size, 65536), max(0, size - 65536))
-        if tail.endswith(b"\n"):
-            return
-        cut = tail.rfind(b"\n")
-        if (cut < 0 and size > 65536) or self.keep_torn_tail or _is_row(tail[cut + 1 :]):
-            os.write(self.fd, b"\n")  # a complete row lacking only its newline is kept
-            return
-        os.ftruncate(self.fd, size - len(tail) + cut + 1)
-
     def append(self, row: dict) -> None:
         """Write one row and flush it to disk before returning."""
-        line = json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n"
+        line = json.dumps(row, ensure_ascii=False, sort_keys=True).encode("utf-8")
         try:
-            os.write(self.fd, line.encode("utf-8"))
-            os.fsync(self.fd)
+            torn = self._journal.append(line)
         except OSError as exc:
             raise JournalError(f"cannot append: {exc.strerror}", path=self.path) from exc
+        if torn is not None:
+            self.warnings.append(f"{self.path}: {torn.message}")
 
     def close(self) -> None:
-        os.close(self.fd)
+        self._journal.close()
 
     def __enter__(self) -> Journal:
         return self

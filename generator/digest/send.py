@@ -171,6 +171,7 @@ class SendReport:
     sent: int = 0
     failed: dict[str, str] = field(default_factory=dict)
     uncertain: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
 
 def send_issue(
@@ -215,6 +216,7 @@ def send_issue(
             if client is not None:
                 with contextlib.suppress(OSError, smtplib.SMTPException):
                     client.quit()
+            report.warnings.extend(ledger.warnings)
     return report
 
 

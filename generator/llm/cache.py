@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
 from generator.core.clock import iso, now
-from generator.core.fsio import open_sqlite
+from generator.core.sqlite import open_checked
 
 CACHE_NAME = "llm-cache.sqlite3"
 SCHEMA = """
@@ -23,50 +22,6 @@ create table if not exists responses (
 )
 """
 COLUMNS = ("key", "model", "content", "usage", "created")
-
-
-def set_aside(path: Path) -> Path:
-    """Rename a damaged SQLite file (and its WAL files) to a free `<name>.corrupt-N`; return it."""
-    number = 1
-    while Path(f"{path}.corrupt-{number}").exists():
-        number += 1
-    aside = Path(f"{path}.corrupt-{number}")
-    for suffix in ("-wal", "-shm"):
-        extra = Path(f"{path}{suffix}")
-        if extra.exists():
-            os.replace(extra, f"{aside}{suffix}")
-    os.replace(path, aside)
-    return aside
-
-
-def open_checked(
-    path: Path, schema: str, table: str, columns: tuple[str, ...], added: tuple[str, ...] = ()
-) -> tuple[sqlite3.Connection, Path | None]:
-    """Open a SQLite file; one that is damaged or of another shape is set aside for a new one.
-
-    `added` holds column definitions that later versions appended to `columns`: a file that
-    lacks only those gets them. Return the connection and where a damaged file went, if any.
-    """
-    try:
-        db = open_sqlite(path, schema)
-    except sqlite3.DatabaseError:
-        db = None
-    if db is not None:
-        try:
-            found = tuple(row[1] for row in db.execute(f"pragma table_info({table})"))
-            db.execute(f"select count(*) from {table}").fetchone()
-            if found != columns and found and columns[: len(found)] == found:
-                for definition in added:
-                    if definition.split()[0] not in found:
-                        db.execute(f"alter table {table} add column {definition}")
-                found = tuple(row[1] for row in db.execute(f"pragma table_info({table})"))
-            if found == columns:
-                return db, None
-        except sqlite3.DatabaseError:
-            pass
-        db.close()
-    aside = set_aside(path)
-    return open_sqlite(path, schema), aside
 
 
 def request_key(model: str, messages: list[dict], schema: dict, params: dict) -> str:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from generator.llm.cache import open_checked
+from generator.core.sqlite import open_checked
 
 LOG_NAME = "llm-calls.sqlite3"
 SCHEMA = """

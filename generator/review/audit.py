@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from generator.core import journal
 from generator.core.errors import GuideError
-from generator.guides.store import file_lock, storage
+from generator.guides.store import storage
 
 
 class AuditEntry(BaseModel):
@@ -51,100 +50,71 @@ def _valid(line: bytes) -> bool:
     return True
 
 
-def _mend_tail(fd: int) -> None:
-    """End a valid unterminated last line; drop a torn one left by an interrupted append."""
-    size = os.fstat(fd).st_size
-    if size == 0:
-        return
-    start = max(0, size - 65536)
-    tail = os.pread(fd, size - start, start)
-    while b"\n" not in tail and start > 0:
-        start = max(0, start - 65536)
-        tail = os.pread(fd, size - start, start)
-    if tail.endswith(b"\n"):
-        return
-    cut = tail.rfind(b"\n") + 1
-    if _valid(tail[cut:]):
-        os.write(fd, b"\n")
-    else:
-        os.ftruncate(fd, start + cut)
-
-
-def append(path: Path, entry: AuditEntry) -> None:
-    """Append one entry as a single line, under a lock, after mending a torn tail; fsync it."""
-    line = (json.dumps(entry.model_dump(mode="json"), ensure_ascii=False) + "\n").encode("utf-8")
-    with file_lock(path.with_name(path.name + ".lock")), storage(path):
-        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
-        try:
-            _mend_tail(fd)
-            view = memoryview(line)
-            while view:
-                view = view[os.write(fd, view) :]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+def append(path: Path, entry: AuditEntry) -> GuideError | None:
+    """Append one entry as a single locked, fsynced line; return a warning if a tear was cut."""
+    line = json.dumps(entry.model_dump(mode="json"), ensure_ascii=False).encode("utf-8")
+    with storage(path):
+        torn = journal.append(path, [line], _valid)
+    return GuideError(torn.message, path=path, rule="audit.torn") if torn else None
 
 
 def _read_log(path: Path) -> bytes:
     """Return the bytes of the log, b"" when absent; refuse a device or folder in its place."""
     try:
-        fd = os.open(path, os.O_RDONLY)
-    except FileNotFoundError:
-        return b""
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise GuideError(
-                "is not a regular file; the audit log must be one", path=path, rule="audit"
-            )
-        return handle.read()
+        return journal.read_bytes(path)
+    except journal.JournalError:
+        raise GuideError(
+            "is not a regular file; the audit log must be one", path=path, rule="audit"
+        ) from None
 
 
 def load(path: Path, guide_id: str | None = None) -> AuditLog:
     """Read the log, optionally for one guide; a bad line becomes a problem naming its number.
 
     A torn last line (no newline, not valid) is what an interrupted append leaves: it is not
-    an entry, and the next append removes it.
+    an entry, and the next append sets it aside. Tails set aside earlier are warned about
+    until someone deletes them.
     """
     log = AuditLog()
-    raw = _read_log(path)
-    lines = raw.split(b"\n")
-    last = len(lines)
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            entry = AuditEntry.model_validate_json(line)
-        except ValidationError as exc:
-            if number == last:
-                log.problems.append(
-                    GuideError(
-                        f"line {number} is incomplete (an interrupted write); it is ignored "
-                        "and the next review action removes it",
-                        path=path,
-                        rule="audit.torn",
-                    )
-                )
-                continue
-            first = exc.errors()[0]
-            where = ".".join(str(part) for part in first["loc"])
-            log.problems.append(
-                GuideError(
-                    f"line {number} is not a valid audit entry"
-                    + (f" ({where})" if where else "")
-                    + f": {first['msg']}; it is skipped",
-                    path=path,
-                    rule="audit",
-                )
+    contents = journal.parse(_read_log(path), AuditEntry.model_validate_json)
+    for bad in contents.bad:
+        first = bad.error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        log.problems.append(
+            GuideError(
+                f"line {bad.number} is not a valid audit entry"
+                + (f" ({where})" if where else "")
+                + f": {first['msg']}; it is skipped",
+                path=path,
+                rule="audit",
             )
-            continue
-        if guide_id is None or entry.guide == guide_id:
-            log.entries.append(entry)
+        )
+    if contents.torn is not None:
+        log.problems.append(
+            GuideError(
+                f"line {contents.torn.number} is incomplete (an interrupted write); it is "
+                "ignored and the next review action sets it aside",
+                path=path,
+                rule="audit.torn",
+            )
+        )
+    for copy in journal.torn_copies(path):
+        log.problems.append(
+            GuideError(
+                f"{copy.name} holds a line an interrupted write tore from this log; "
+                "delete it once read",
+                path=path,
+                rule="audit.torn",
+            )
+        )
+    log.entries = [entry for entry in contents.rows if guide_id is None or entry.guide == guide_id]
     return log
 
 
 def read(path: Path, guide_id: str | None = None) -> list[AuditEntry]:
     """Read the readable entries, oldest first, optionally for one guide."""
-    return load(path, guide_id).entries
+    rows = journal.parse(_read_log(path), AuditEntry.model_validate_json).rows
+    return [entry for entry in rows if guide_id is None or entry.guide == guide_id]
 
 
 def has_txn(path: Path, txn: str) -> bool:

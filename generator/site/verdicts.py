@@ -7,7 +7,7 @@ import os
 import sqlite3
 from pathlib import Path
 
-from generator.llm.cache import set_aside
+from generator.core.sqlite import set_aside
 
 SCHEMA_VERSION = 2
 TABLES = ("verdicts",)

@@ -9,16 +9,15 @@ read in one place (``derive``) and the log never has to be edited.
 
 from __future__ import annotations
 
-import contextlib
-import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from pathlib import Path
-from typing import BinaryIO, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from generator.core import journal
 from generator.core.errors import PrepguideError
 
 LEDGER_NAME = ".verification.jsonl"
@@ -140,35 +139,42 @@ class Ledger:
 
     @classmethod
     def load(cls, path: Path) -> Ledger:
-        """Read the ledger; skip and report bad lines, ignore a torn last line."""
+        """Read the ledger; skip and report bad lines and a torn last line."""
         ledger = cls(path)
         try:
-            raw = path.read_bytes()
-        except FileNotFoundError:
-            return ledger
-        lines = raw.split(b"\n")
-        torn = lines[-1] if lines and lines[-1].strip() else None
-        for number, line in enumerate(lines[:-1], start=1):
-            if not line.strip():
-                continue
-            try:
-                ledger.rows.append(LedgerRow.model_validate_json(line))
-            except ValidationError as exc:
-                first = exc.errors()[0]
-                loc = ".".join(str(part) for part in first["loc"]) or "line"
-                ledger.problems.append(
-                    LedgerError(
-                        f"line {number}: {first['msg']}; fix or delete the line",
-                        path=path,
-                        field=loc,
-                        rule="ledger.invalid",
-                    )
+            contents = journal.read(path, LedgerRow.model_validate_json)
+        except journal.JournalError as exc:
+            raise LedgerError(exc.message, path=path, rule="ledger.invalid") from None
+        ledger.rows = contents.rows
+        for bad in contents.bad:
+            first = bad.error.errors()[0]
+            loc = ".".join(str(part) for part in first["loc"]) or "line"
+            ledger.problems.append(
+                LedgerError(
+                    f"line {bad.number}: {first['msg']}; fix or delete the line",
+                    path=path,
+                    field=loc,
+                    rule="ledger.invalid",
                 )
-        if torn is not None:
-            # A last line without its newline is either hand-written (kept when valid)
-            # or torn by an interrupted append (ignored; the next append removes it).
-            with contextlib.suppress(ValidationError):
-                ledger.rows.append(LedgerRow.model_validate_json(torn))
+            )
+        if contents.torn is not None:
+            ledger.problems.append(
+                LedgerError(
+                    f"line {contents.torn.number} is incomplete (an interrupted write); it is "
+                    "ignored and the next verification sets it aside",
+                    path=path,
+                    rule="ledger.torn",
+                )
+            )
+        for copy in contents.aside:
+            ledger.problems.append(
+                LedgerError(
+                    f"{copy.name} holds a line an interrupted write tore from the ledger; "
+                    "delete it once read",
+                    path=path,
+                    rule="ledger.torn",
+                )
+            )
         return ledger
 
     def states(self) -> dict[str, LinkState]:
@@ -195,37 +201,24 @@ class Ledger:
         return [row for row in self.rows if row.url == url.strip()]
 
     def append(self, rows: Iterable[LedgerRow]) -> None:
-        """Append rows durably: whole lines, flushed and fsynced before returning."""
+        """Append rows durably: whole lines under a lock, with one fsync before returning."""
         rows = list(rows)
         if not rows:
             return
-        data = "".join(row.model_dump_json(exclude_none=True) + "\n" for row in rows)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with open(self.path, "ab") as handle:
-            _mend_tail(self.path, handle)
-            handle.write(data.encode("utf-8"))
-            handle.flush()
-            os.fsync(handle.fileno())
+        lines = [row.model_dump_json(exclude_none=True).encode("utf-8") for row in rows]
+        torn = journal.append(self.path, lines, _valid)
+        if torn is not None:
+            self.problems.append(LedgerError(torn.message, path=self.path, rule="ledger.torn"))
         self.rows.extend(rows)
         self._states = None
 
 
-def _mend_tail(path: Path, handle: BinaryIO) -> None:
-    """End a valid unterminated last line; drop a torn one left by an interrupted append."""
-    size = handle.tell()
-    if size == 0:
-        return
-    raw = path.read_bytes()
-    if raw.endswith(b"\n"):
-        return
-    cut = raw.rfind(b"\n") + 1
+def _valid(line: bytes) -> bool:
     try:
-        LedgerRow.model_validate_json(raw[cut:])
+        LedgerRow.model_validate_json(line)
     except ValidationError:
-        handle.truncate(cut)
-        handle.seek(cut)
-        return
-    handle.write(b"\n")
+        return False
+    return True
 
 
 def ledger_path(sources_dir: Path) -> Path:
