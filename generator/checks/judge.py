@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from generator.checks import CheckContext, Evidence, doc_evidence
+from generator.checks.engine import CheckContext, Evidence, doc_evidence
 from generator.checks.evidence import claim_evidence
 from generator.checks.quoting import normalize
 from generator.checks.runner import check_context

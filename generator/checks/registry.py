@@ -7,8 +7,8 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
-from generator.checks import check_guide
 from generator.checks.base import CheckContext
+from generator.checks.engine import check_guide
 from generator.core.fsio import sha256_text
 from generator.guides.compose import compose_body
 from generator.guides.document import GuideDoc, GuideMeta, Provenance

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.checks import CheckContext, check_guide, check_run, has_errors
+from generator.checks.engine import CheckContext, check_guide, check_run, has_errors
 from generator.core.errors import PrepguideError
 from generator.core.workers import WorkerMap, worker_count
 from generator.guides.findings import Finding, count

@@ -13,8 +13,7 @@ import click
 
 from generator.cli.common import colour_switch, fail
 from generator.cli.root import cli
-from generator.core import collector
-from generator.core.errors import ConfigError, PrepguideError, StorageError
+from generator.core import ConfigError, PrepguideError, StorageError, collector
 
 __all__ = ["cli", "main"]
 

@@ -9,8 +9,8 @@ import click
 
 from generator.cli.common import Context, fail, pass_ctx, report_source_problems
 from generator.cli.root import cli
-from generator.core.names import plural
-from generator.guides.project import Project
+from generator.core import plural
+from generator.guides import Project
 
 MODEL_HELP = "LLM model name (default: PREPGUIDE_MODEL, then [llm] model)."
 MAX_REQUESTS_HELP = "Requests in one batch file at most (default: 50000, the API limit)."
@@ -18,7 +18,7 @@ MAX_BYTES_HELP = "Bytes in one batch file at most (default: 200 MiB, the API lim
 
 
 def _drafter(project: Project, model: str | None, *, need_key: bool = True, cache: bool = True):
-    from generator.drafting.backends import make_openai_drafter
+    from generator.drafting import make_openai_drafter
 
     drafter = make_openai_drafter(project, model, need_key=need_key, cache=cache)
     for notice in drafter.notices:
@@ -27,7 +27,7 @@ def _drafter(project: Project, model: str | None, *, need_key: bool = True, cach
 
 
 def _limits(max_requests: int | None, max_bytes: int | None):
-    from generator.batch.run import Limits
+    from generator.batch import Limits
 
     limits = Limits()
     limits.max_requests = max_requests or limits.max_requests
@@ -186,7 +186,7 @@ def batch() -> None:
 @pass_ctx
 def list_batches(ctx: Context) -> None:
     """List the stored submissions, newest last."""
-    from generator.batch.requests import BatchStore
+    from generator.batch import BatchStore
 
     store = BatchStore(ctx.project.workspace.state_dir)
     records = store.load_all()

@@ -7,11 +7,10 @@ import sys
 
 import click
 
-from generator.checks.registry import RULE_DOCS
-from generator.checks.runner import blocked, check_guides
+from generator.checks import RULE_DOCS, blocked, check_guides
 from generator.cli.common import Context, guide_ids, paint, pass_ctx
 from generator.cli.root import cli
-from generator.core.names import plural
+from generator.core import plural
 
 
 @cli.command()
@@ -40,7 +39,7 @@ def check(
         return
     results = check_guides(ctx.project, ids, jobs=jobs)
     if judge:
-        from generator.checks.judge import judge_guides
+        from generator.checks import judge_guides
 
         opinions = judge_guides(ctx.project, [r.id for r in results if r.status != "missing"])
         for result in results:

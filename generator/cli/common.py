@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 if TYPE_CHECKING:
-    from generator.guides.project import Project
+    from generator.guides import Project
 
 
 STYLES = {
@@ -56,7 +56,7 @@ def fail(message: str, code: int = 1) -> None:
 
 def guide_ids(_ctx: click.Context, _param: click.Parameter, value):
     """Click callback: refuse an id that is not a valid guide id (a path, a reserved name)."""
-    from generator.sources.records import is_valid_id
+    from generator.sources import is_valid_id
 
     for item in value if isinstance(value, tuple) else (value,):
         if item is not None and not is_valid_id(item):
@@ -75,7 +75,7 @@ class Context:
     @property
     def project(self) -> Project:
         if self._project is None:
-            from generator.guides.project import Project
+            from generator.guides import Project
 
             self._project = Project(self.root)
         return self._project
@@ -86,7 +86,7 @@ pass_ctx = click.make_pass_decorator(Context)
 
 def report_source_problems(project: Project) -> int:
     """Print one line per invalid record; return how many there were."""
-    from generator.core.names import escape_controls
+    from generator.core import escape_controls
 
     for problem in project.sources.problems:
         error(escape_controls(str(problem)), "invalid source:")

@@ -14,7 +14,7 @@ from generator.cli.root import cli
 
 
 def _week(project, text: str | None):
-    from generator.digest.issue import last_full_week, parse_week
+    from generator.digest import last_full_week, parse_week
 
     return parse_week(text) if text else last_full_week(project.today)
 
@@ -40,7 +40,7 @@ def digest() -> None:
 @pass_ctx
 def digest_build(ctx: Context, week: str | None) -> None:
     """Freeze a week's issue as digest/<week>.eml from published guides."""
-    from generator.digest.build import freeze_issue, published_records
+    from generator.digest import freeze_issue, published_records
 
     project = ctx.project
     chosen = _week(project, week)
@@ -78,11 +78,15 @@ def digest_build(ctx: Context, week: str | None) -> None:
 @pass_ctx
 def digest_send(ctx: Context, week: str, subscribers_file: Path, dry_run: bool, resend_uncertain):
     """Send a frozen issue to each confirmed subscriber once."""
-    from generator.digest import build, send
-    from generator.digest.lock import send_lock
-    from generator.digest.mail import MailError, read_frozen
-    from generator.digest.subscribers import read_subscribers
-    from generator.digest.suppressions import read_suppressions
+    from generator.digest import (
+        MailError,
+        build,
+        read_frozen,
+        read_subscribers,
+        read_suppressions,
+        send,
+        send_lock,
+    )
 
     project = ctx.project
     chosen = _week(project, week)

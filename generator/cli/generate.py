@@ -20,13 +20,12 @@ from generator.cli.common import (
     with_options,
 )
 from generator.cli.root import cli
-from generator.core.names import plural
-from generator.drafting import plan
-from generator.drafting.plan import Planned
-from generator.guides.project import Project
+from generator.core import plural
+from generator.drafting import Planned, plan
+from generator.guides import Project
 
 if TYPE_CHECKING:
-    from generator.drafting.run import GenerateReport, Generation
+    from generator.drafting import GenerateReport, Generation
 
 batch_options = [
     click.option("--batch", is_flag=True, help="Submit the requests as OpenAI batches."),
@@ -232,8 +231,8 @@ def run_revise(
     project: Project, ids: tuple[str, ...], note: str | None, backend: str, model, no_cache
 ) -> bool:
     """Redraft one guide from a note, audit it, and print the new revision's findings."""
-    from generator.core.errors import ConfigError, PrepguideError
-    from generator.drafting.revise import revise
+    from generator.core import ConfigError, PrepguideError
+    from generator.drafting import revise
     from generator.review import read_state, record_revision
 
     if len(ids) != 1:
@@ -316,7 +315,7 @@ def generate(
 
 def print_usage(project: Project, as_json: bool) -> None:
     """Print tokens and cost by day, model and backend; re-asks count, cache hits do not."""
-    from generator.llm.calllog import usage_by_day
+    from generator.llm import usage_by_day
 
     prices = project.settings.llm.prices
     rows, notice = usage_by_day(project.workspace.state_dir, prices)
@@ -361,7 +360,7 @@ def print_usage(project: Project, as_json: bool) -> None:
 @pass_ctx
 def logs(ctx: Context, count: int, guide_id: str | None, as_json: bool, usage: bool) -> None:
     """Show the latest LLM calls: time, model, prompt, guide, tokens, latency, outcome."""
-    from generator.llm.calllog import read_log
+    from generator.llm import read_log
 
     if usage:
         print_usage(ctx.project, as_json)

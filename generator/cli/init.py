@@ -22,7 +22,7 @@ from generator.cli.root import cli
 @pass_ctx
 def init(ctx: Context, folder: Path | None, site_name: str, base_url: str | None) -> None:
     """Start a prepguide folder (default: --root) with settings and an example record."""
-    from generator.drafting.scaffold import init_root
+    from generator.drafting import init_root
 
     root = folder if folder is not None else ctx.root
     for path in init_root(root, site_name=site_name, base_url=base_url):
@@ -49,7 +49,7 @@ def prompts() -> None:
 @pass_ctx
 def prompts_export(ctx: Context, folder: Path | None) -> None:
     """Copy the default prompts to FOLDER (default: ROOT/prompts) to edit them there."""
-    from generator.drafting.scaffold import export_prompts
+    from generator.drafting import export_prompts
 
     target = folder if folder is not None else ctx.root / "prompts"
     for path in export_prompts(target):

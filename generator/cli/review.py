@@ -9,14 +9,10 @@ from functools import partial
 import click
 
 from generator import review as review_mod
-from generator.checks import doc_evidence
-from generator.checks.evidence import claim_evidence, marked
-from generator.checks.judge import cached_opinions
-from generator.checks.runner import check_context
+from generator.checks import cached_opinions, check_context, claim_evidence, doc_evidence, marked
 from generator.cli.common import Context, error, fail, guide_ids, paint, pass_ctx, warn
 from generator.cli.root import cli
-from generator.core.errors import ConfigError, PrepguideError, StorageError
-from generator.core.names import plural
+from generator.core import ConfigError, PrepguideError, StorageError, plural
 from generator.review import spans
 
 

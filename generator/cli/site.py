@@ -20,9 +20,9 @@ from generator.cli.common import (
 )
 from generator.cli.generate import GeneratePrinter
 from generator.cli.root import cli
-from generator.core.names import plural
-from generator.drafting.run import Generation
-from generator.guides.project import Project
+from generator.core import plural
+from generator.drafting import Generation
+from generator.guides import Project
 from generator.pipeline import Checked, Published
 
 
@@ -74,7 +74,7 @@ def print_checked(checked: Checked) -> None:
 @pass_ctx
 def topics(ctx: Context, as_json: bool) -> None:
     """Print the topic hub statistics computed over the whole source database."""
-    from generator.sources.topics import compute_topics
+    from generator.sources import compute_topics
 
     project = ctx.project
     report_source_problems(project)

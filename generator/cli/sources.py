@@ -17,7 +17,7 @@ from generator.cli.common import (
     warn,
 )
 from generator.cli.root import cli
-from generator.core.names import escape_controls, plural
+from generator.core import escape_controls, plural
 
 
 @cli.group()
@@ -56,7 +56,7 @@ def sources_check(ctx: Context) -> None:
 @pass_ctx
 def sources_import(ctx: Context, file: Path) -> None:
     """Import a JSON array, JSONL or CSV file into sources/<id>.yaml."""
-    from generator.sources.importer import import_records, read_import_file
+    from generator.sources import import_records, read_import_file
 
     project = ctx.project
     rows = read_import_file(file)

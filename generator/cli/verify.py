@@ -20,10 +20,10 @@ from generator.cli.common import (
     warn,
 )
 from generator.cli.root import cli
-from generator.core.names import plural
+from generator.core import plural
 
 if TYPE_CHECKING:
-    from generator.verify.run import VerifyRow
+    from generator.verify import VerifyRow
 
 
 def _verify_line(row: VerifyRow) -> str:
@@ -74,8 +74,8 @@ def _verify_summary(rows: list[VerifyRow]) -> None:
 @pass_ctx
 def verify(ctx: Context, ids, as_json, concurrency, force, manual_id, by, manual_url) -> None:
     """Check source and citation links; exit 1 when any is not live."""
-    from generator.verify.run import check_links, collect_targets, due_targets, record_manual
-    from generator.verify.run import report as verify_report
+    from generator.verify import check_links, collect_targets, due_targets, record_manual
+    from generator.verify import report as verify_report
 
     project = ctx.project
     ledger = project.ledger

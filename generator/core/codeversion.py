@@ -65,6 +65,23 @@ def _imports(module: str, path: Path) -> list[str]:
     ]
 
 
+def lazy_map(package: str) -> dict[str, str]:
+    """Return the module each of a package's lazy exports comes from."""
+    path = module_path(package)
+    if path is None or path.name != "__init__.py":
+        return {}
+    for node in ast.walk(ast.parse(path.read_bytes(), filename=str(path))):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "lazy_exports":
+            where = node.args[1]
+            if isinstance(where, ast.Dict):
+                return {
+                    key.value: f"{package}.{value.value}"
+                    for key, value in zip(where.keys, where.values, strict=True)
+                    if isinstance(key, ast.Constant) and isinstance(value, ast.Constant)
+                }
+    return {}
+
+
 def import_closure(name: str) -> set[str]:
     """Return the package modules a module imports, directly or not, itself included.
 
@@ -78,7 +95,9 @@ def import_closure(name: str) -> set[str]:
         if not module or module in found:
             continue  # the package's own __init__ holds only its version, hashed above
         path = module_path(module)
-        if path is None:
+        if path is None:  # a name: a lazy export brings in the module it comes from
+            package, _, attribute = module.rpartition(".")
+            pending.append(lazy_map(package).get(attribute, ""))
             continue
         found.add(module)
         pending.append(module.rpartition(".")[0])

@@ -297,4 +297,7 @@ def _reused(report: PublishReport, manifest: write.Manifest) -> PublishReport:
     return report
 
 
-__all__ = ["PublishReport", "publish"]
+__all__ = [
+    "PublishReport",
+    "publish",
+]

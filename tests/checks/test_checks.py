@@ -446,7 +446,7 @@ def test_source_changed_since_generation_is_reported() -> None:
 
 
 def test_approval_verdicts_expire_with_the_code_the_checks_run_and_only_that():
-    closure = import_closure("checks")
+    closure = import_closure("checks.engine")
     assert {
         "checks",
         "checks.numbers",
