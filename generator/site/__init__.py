@@ -153,7 +153,6 @@ def _publish(
             )
         finally:
             store.close()
-        render.use_template_cache(cache_path.parent / "templates")
         site = model.SiteModel(project, chosen.guides, topics, related)
         facts = [g.facts for g in chosen.guides]
         # render: the input key of every page; when only some guides' own files changed and
