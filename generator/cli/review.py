@@ -16,6 +16,7 @@ from generator.checks.runner import check_context
 from generator.cli.common import Context, fail, guide_ids, pass_ctx
 from generator.cli.root import cli
 from generator.core.errors import ConfigError, PrepguideError, StorageError
+from generator.core.names import escape_controls
 from generator.review import spans
 
 
@@ -200,12 +201,13 @@ def review_log(ctx: Context, guide_id: str | None, as_json: bool) -> None:
             click.echo(entry.model_dump_json())
             continue
         made = f"{entry.backend or '-'}/{entry.model or '-'}"
-        click.echo(
+        line = (
             f"{entry.time} {entry.guide} {entry.action} by {entry.actor}: "
             f"{entry.from_state or '-'} -> {entry.to_state} "
             f"[{(entry.content_hash or '-')[:12]}] {made} prompt {(entry.prompt_hash or '-')[:12]} "
             f"source {(entry.source_hash or '-')[:12]}" + (f" - {entry.note}" if entry.note else "")
         )
+        click.echo(escape_controls(line))  # names and notes are anyone's text
     if any(problem.rule != "audit.torn" for problem in trail.problems):
         sys.exit(1)
 

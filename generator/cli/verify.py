@@ -11,6 +11,7 @@ import click
 
 from generator.cli.common import Context, fail, guide_ids, pass_ctx, report_source_problems
 from generator.cli.root import cli
+from generator.core.names import escape_controls
 
 if TYPE_CHECKING:
     from generator.verify.run import VerifyRow
@@ -24,7 +25,7 @@ def _verify_line(row: VerifyRow) -> str:
         line += f"\n{'':20}-> {row.final_url}"
     if row.error:
         line += f"\n{'':20}{row.error}"
-    return line
+    return "\n".join(map(escape_controls, line.split("\n")))
 
 
 def _verify_summary(rows: list[VerifyRow]) -> None:
@@ -78,7 +79,7 @@ def verify(ctx: Context, ids, as_json, concurrency, force, manual_id, by, manual
         if source is None:
             fail(f"no valid source record with id {manual_id!r}", 2)
         for row in record_manual(ledger, source, by, url=manual_url):
-            click.echo(f"verified {row.url} by {row.by} on {row.day.isoformat()}")
+            click.echo(escape_controls(f"verified {row.url} by {row.by} on {row.day.isoformat()}"))
         return
     ok = report_source_problems(project) == 0
     known = project.sources.by_id()
