@@ -13,6 +13,7 @@ from generator.checks import cached_opinions, check_context, claim_evidence, doc
 from generator.cli.common import Context, error, fail, guide_ids, paint, pass_ctx, warn
 from generator.cli.root import cli
 from generator.core import ConfigError, PrepguideError, StorageError, plural
+from generator.core.names import escape_controls
 from generator.review import spans
 
 
@@ -214,12 +215,13 @@ def review_log(ctx: Context, guide_id: str | None, as_json: bool) -> None:
             click.echo(entry.model_dump_json())
             continue
         made = f"{entry.backend or '-'}/{entry.model or '-'}"
-        click.echo(
+        line = (
             f"{entry.time} {entry.guide} {entry.action} by {entry.actor}: "
             f"{entry.from_state or '-'} -> {entry.to_state} "
             f"[{(entry.content_hash or '-')[:12]}] {made} prompt {(entry.prompt_hash or '-')[:12]} "
             f"source {(entry.source_hash or '-')[:12]}" + (f" - {entry.note}" if entry.note else "")
         )
+        click.echo(escape_controls(line))  # names and notes are anyone's text
     if any(problem.rule != "audit.torn" for problem in trail.problems):
         sys.exit(1)
 

@@ -21,6 +21,7 @@ from generator.cli.common import (
 )
 from generator.cli.root import cli
 from generator.core import plural
+from generator.core.names import escape_controls
 
 if TYPE_CHECKING:
     from generator.verify import VerifyRow
@@ -35,7 +36,7 @@ def _verify_line(row: VerifyRow) -> str:
         line += f"\n{'':20}-> {row.final_url}"
     if row.error:
         line += f"\n{'':20}{row.error}"
-    return line
+    return "\n".join(map(escape_controls, line.split("\n")))
 
 
 def _verify_summary(rows: list[VerifyRow]) -> None:
@@ -93,7 +94,7 @@ def verify(ctx: Context, ids, as_json, concurrency, force, manual_id, by, manual
         if source is None:
             fail(f"no valid source record with id {manual_id!r}", 2)
         for row in record_manual(ledger, source, by, url=manual_url):
-            click.echo(f"verified {row.url} by {row.by} on {row.day.isoformat()}")
+            click.echo(escape_controls(f"verified {row.url} by {row.by} on {row.day.isoformat()}"))
         return
     ok = report_source_problems(project) == 0
     known = project.sources.by_id()

@@ -7,11 +7,13 @@ import re
 import tomllib
 import unicodedata
 from pathlib import Path
+from typing import Annotated
 from urllib.parse import parse_qsl, urlsplit
 
 import idna
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from generator.core.confine import link_problem
 from generator.core.errors import ConfigError
 from generator.core.names import Text
 from generator.core.urls import url_problem
@@ -21,6 +23,7 @@ CONFIG_NAME = "prepguide.toml"
 MAX_DAYS = 36_500
 MAX_SECONDS = 3_600.0
 MAX_WORKERS = 1_024
+MAX_SITE_NAME = 200
 
 
 class _Section(BaseModel):
@@ -28,7 +31,7 @@ class _Section(BaseModel):
 
 
 class SiteSettings(_Section):
-    name: Text = "Prepguide"
+    name: Annotated[Text, Field(min_length=1, max_length=MAX_SITE_NAME)] = "Prepguide"
     base_url: str = "https://prepguide.example.org"
     page_size: int = Field(default=20, ge=1, le=10_000)
 
@@ -200,6 +203,9 @@ def load_settings(workspace: Workspace) -> Settings:
     path = workspace.config_path
     if not path.exists() and not path.is_symlink():
         return Settings()
+    problem = link_problem(path, workspace.root)
+    if problem:
+        raise ConfigError(problem, path=path, rule="config.symlink")
     if not path.is_file():
         raise ConfigError(
             "is not a regular file; it must be a TOML text file", path=path, rule="config"
@@ -214,6 +220,11 @@ def load_settings(workspace: Workspace) -> Settings:
     except OSError as exc:
         message = f"cannot be read: {exc.strerror or type(exc).__name__}"
         raise ConfigError(message, path=path, rule="config") from exc
+    return settings_from(data, path)
+
+
+def settings_from(data: dict, path: Path) -> Settings:
+    """Validate settings read (or about to be written) at path; a ConfigError names the field."""
     try:
         return Settings.model_validate(data)
     except ValidationError as exc:

@@ -63,6 +63,22 @@ def _plain_text(value: str) -> str:
 
 Text = Annotated[str, AfterValidator(_plain_text)]
 
+# A company or a tag names a page's folder (its slug): at most 4 bytes a character in UTF-8,
+# this many characters stay under the 255 bytes a file name may have.
+MAX_NAME = 60
+
+
+def _short_name(value: str) -> str:
+    if len(value) > MAX_NAME:
+        raise ValueError(
+            f"is {len(value)} characters long; at most {MAX_NAME} (it names a page's folder)"
+        )
+    return value
+
+
+# A company, technique or stack tag: plain text short enough to become a folder name.
+Name = Annotated[str, AfterValidator(_plain_text), AfterValidator(_short_name)]
+
 
 def normalize_tag(tag: str) -> str:
     """Return the matching key of a tag: trimmed, case-folded and in composed (NFC) form."""

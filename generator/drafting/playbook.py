@@ -21,6 +21,7 @@ from pydantic import (
 from generator.checks.ours import HEADING_WORDS, short_phrase_problems
 from generator.core.errors import ConfigError
 from generator.drafting.prompts import PromptFiles
+from generator.sources.yamlread import MAX_NESTING, nesting_too_deep
 
 PLAYBOOK_NAME = "playbook.yaml"
 PLACEHOLDERS = {"company"}
@@ -175,6 +176,9 @@ def load_playbook(prompts_dir: Path) -> tuple[Playbook, str]:
             path=path,
             rule="playbook",
         )
+    if nesting_too_deep(text):
+        message = f"cannot parse: nested more than {MAX_NESTING} levels deep"
+        raise ConfigError(message, path=path, rule="playbook")
     try:
         return Playbook.model_validate(yaml.safe_load(text)), text
     except yaml.YAMLError as exc:

@@ -1,4 +1,8 @@
-"""Prompt templates: the package's defaults, overridden file by file by a root's prompts/."""
+"""Prompt templates: the package's defaults, overridden file by file by a root's prompts/.
+
+A root's templates are text with placeholders, not code: they render in Jinja2's immutable
+sandbox, and a file that is a symbolic link leading out of the root is refused.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +13,9 @@ from pathlib import Path
 
 import jinja2
 import jinja2.meta
+import jinja2.sandbox
 
+from generator.core.confine import link_problem
 from generator.core.errors import ConfigError
 from generator.sources.records import Source
 
@@ -46,11 +52,18 @@ class PromptFiles:
     def location(self, name: str) -> Path | Traversable:
         """Return where a file is read from: the root's copy when it has one."""
         own = self.override_dir / name
-        return own if own.is_file() else self.defaults.joinpath(name)
+        return own if own.is_file() or own.is_symlink() else self.defaults.joinpath(name)
 
     def read(self, name: str) -> str | None:
-        """Return a file's text, or None when neither place holds it."""
+        """Return a file's text, or None when neither place holds it.
+
+        A root's file that leads out of the root through a symbolic link is refused.
+        """
         place = self.location(name)
+        if isinstance(place, Path) and place.parent == self.override_dir:
+            problem = link_problem(place, self.override_dir.parent)
+            if problem:
+                raise ConfigError(problem, path=place, rule="prompts.symlink")
         if not place.is_file():
             return None
         try:
@@ -97,7 +110,8 @@ class PromptSet:
                 path=prompts_dir,
                 rule="prompts",
             )
-        env = jinja2.Environment(
+        self._files = files
+        env = jinja2.sandbox.ImmutableSandboxedEnvironment(
             loader=jinja2.DictLoader(texts),
             undefined=jinja2.StrictUndefined,
             autoescape=False,
@@ -122,12 +136,27 @@ class PromptSet:
         self.used = used
 
     def _render(self, template: jinja2.Template, **values: object) -> str:
+        path = Path(str(self._files.location(template.name or "")))
         try:
             return template.render(**values).strip()
+        except jinja2.sandbox.SecurityError as exc:
+            raise ConfigError(
+                f"prompt template {template.name} reaches for what prompt templates may not "
+                f"use ({exc}); "
+                "a prompt template may only show the record's fields",
+                path=path,
+                rule="prompts.sandbox",
+            ) from exc
         except jinja2.UndefinedError as exc:
             raise ConfigError(
                 f"template uses an unknown variable: {exc.message}",
-                path=self.dir / (template.name or ""),
+                path=path,
+                rule="prompts",
+            ) from exc
+        except (TypeError, ValueError, ArithmeticError, LookupError, RecursionError) as exc:
+            raise ConfigError(
+                f"template fails to render: {type(exc).__name__}: {exc}",
+                path=path,
                 rule="prompts",
             ) from exc
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import tomllib
 from collections.abc import Callable
 from email.headerregistry import Address
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-from generator.core.config import CONFIG_NAME
+from generator.core.config import CONFIG_NAME, settings_from
+from generator.core.confine import link_problem
 from generator.core.errors import ConfigError
 from generator.core.fsio import DEFAULT_MODE
 from generator.drafting.prompts import default_prompts
@@ -122,8 +124,12 @@ def create_new(path: Path, text: str) -> None:
         tmp.unlink(missing_ok=True)
 
 
-def _write_all(files: list[tuple[Path, Callable[[], str]]]) -> list[Path]:
-    """Create every file, refusing before writing anything when one of them exists."""
+def _write_all(files: list[tuple[Path, Callable[[], str]]], root: Path | None = None) -> list[Path]:
+    """Create every file, refusing before writing anything when one exists or leads out of root."""
+    for path, _ in files:
+        problem = link_problem(path.parent, root) if root is not None else None
+        if problem:
+            raise ConfigError(f"{problem} (nothing was written)", path=path.parent, rule="init")
     clashes = [path for path, _ in files if path.exists() or path.is_symlink()]
     if clashes:
         raise ConfigError(
@@ -147,12 +153,15 @@ def init_root(
         raise ConfigError(
             "already holds records; this is a prepguide folder already", path=sources, rule="init"
         )
+    config = config_text(site_name, base_url)
+    settings_from(tomllib.loads(config), root / CONFIG_NAME)  # what every later command reads
     return _write_all(
         [
-            (root / CONFIG_NAME, lambda: config_text(site_name, base_url)),
+            (root / CONFIG_NAME, lambda: config),
             (sources / f"{EXAMPLE_ID}.yaml", lambda: EXAMPLE_RECORD),
             (root / ".gitignore", lambda: GITIGNORE),
-        ]
+        ],
+        root,
     )
 
 

@@ -20,6 +20,9 @@ HISTORY_DIR = ".history"
 REVIEW_DIR = ".review"
 AUDIT_NAME = ".audit.jsonl"
 PENDING_SUFFIX = ".pending"
+# A guide is a few thousand words; a file beyond this is refused as it is read, before the
+# checks would spend minutes and gigabytes on it.
+MAX_GUIDE_BYTES = 2_000_000
 HISTORY_LOCK = ".lock"
 REVISION_NAME = re.compile(
     r"^(?:(?P<seq>\d{4,})-)?(?P<stamp>\d{8}T\d{6}Z)-(?P<digest>[0-9a-f]{12})$"
@@ -178,7 +181,17 @@ class GuideStore:
     def read_text(self, guide_id: str) -> str | None:
         path = self.path(guide_id)
         try:
-            return path.read_text(encoding="utf-8")
+            with open(path, "rb") as handle:
+                size = os.fstat(handle.fileno()).st_size
+                if size > MAX_GUIDE_BYTES:
+                    raise GuideError(
+                        f"is {size / 1e6:.1f} MB; a guide may be at most "
+                        f"{MAX_GUIDE_BYTES / 1e6:.0f} MB: shorten it, or generate it again",
+                        path=path,
+                        record_id=guide_id,
+                        rule="guide.too_large",
+                    )
+                return handle.read().decode("utf-8")
         except FileNotFoundError:
             return None
         except UnicodeDecodeError as exc:

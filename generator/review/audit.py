@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -132,3 +133,37 @@ def has_txn(path: Path, txn: str) -> bool:
             except ValidationError:
                 continue
     return False
+
+
+def approved(path: Path, guide_id: str, content_hash: str, actor: str) -> bool:
+    """Return True when the log holds the approval of this text of the guide by actor.
+
+    A live version whose approval has no line here was never approved: a review state file
+    written by hand. The log's approvals are read once for each version of the file.
+    """
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return False
+    signature = (os.fspath(path), st.st_size, st.st_mtime_ns, st.st_ino)
+    if _APPROVALS.get("signature") != signature:
+        found: set[tuple[str, str | None, str]] = set()
+        try:
+            raw = _read_log(path)
+        except GuideError:
+            raw = b""
+        for line in raw.split(b"\n"):
+            if b'"approve"' not in line:
+                continue
+            try:
+                entry = AuditEntry.model_validate_json(line)
+            except ValidationError:
+                continue
+            if entry.action == "approve":
+                found.add((entry.guide, entry.content_hash, entry.actor))
+        _APPROVALS.clear()
+        _APPROVALS.update(signature=signature, found=found)
+    return (guide_id, content_hash, actor) in _APPROVALS["found"]
+
+
+_APPROVALS: dict[str, object] = {}

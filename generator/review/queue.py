@@ -30,6 +30,8 @@ class GuideFlags:
     generic_lesson: bool = False
     # The live (approved) text raises errors under today's checks or records.
     fails_current_checks: bool = False
+    # The review state names a live version that the audit log never approved.
+    unaudited: bool = False
 
     def labels(self) -> list[str]:
         return [
@@ -40,6 +42,7 @@ class GuideFlags:
                 ("working file missing", self.missing_file),
                 ("generic offline lesson", self.generic_lesson),
                 ("fails current checks", self.fails_current_checks),
+                ("approval not in the audit log", self.unaudited),
             )
             if on
         ]
@@ -97,6 +100,7 @@ class GuideReview:
             "live_hash": self.live.content_hash if self.live else None,
             "live_published": bool(self.live and self.live.published_at),
             "fails_current_checks": self.flags.fails_current_checks,
+            "unaudited": self.flags.unaudited,
             "live_failures": self.live_failures,
             "problem": self.problem,
         }
@@ -187,6 +191,7 @@ def inspect(project: Project, guide_id: str) -> GuideReview:
                 edited_after_approval=False,
                 missing_file=True,
                 fails_current_checks=bool(live_failures),
+                unaudited=_unaudited(project, guide_id, stored),
             ),
             live_failures=live_failures,
             problem=f"the working file {project.guides.path(guide_id)} is missing; {where}"
@@ -197,7 +202,11 @@ def inspect(project: Project, guide_id: str) -> GuideReview:
     findings = check_guide(doc, check_context(project, source)) if source else []
     problem = None if source else "no valid source record; run `prepguide sources check`"
     live_failures = _live_failures(project, guide_id, state, doc, findings)
-    flags = replace(_flags(project, doc, state), fails_current_checks=bool(live_failures))
+    flags = replace(
+        _flags(project, doc, state),
+        fails_current_checks=bool(live_failures),
+        unaudited=_unaudited(project, guide_id, state),
+    )
     return GuideReview(
         id=guide_id,
         status=state.status,
@@ -209,6 +218,10 @@ def inspect(project: Project, guide_id: str) -> GuideReview:
         problem=problem,
         live_failures=live_failures,
     )
+
+
+def _unaudited(project: Project, guide_id: str, state: ReviewState | None) -> bool:
+    return bool(state and state.live and not audited(project, guide_id, state.live))
 
 
 def _live_failures(
@@ -251,6 +264,12 @@ def read_revision(path, guide_id: str) -> GuideDoc:
         raise GuideError(problem, path=path, record_id=guide_id, rule="review.live") from exc
 
 
+def audited(project: Project, guide_id: str, live: LiveRecord) -> bool:
+    """Return True when the audit log holds the approval the live record claims."""
+    path = project.guides.audit_path
+    return audit.approved(path, guide_id, live.content_hash, live.approved_by)
+
+
 def live_version(
     project: Project, guide_id: str, state: ReviewState | None = None
 ) -> LiveGuide | None:
@@ -259,6 +278,15 @@ def live_version(
     if state is None or state.live is None:
         return None
     live = state.live
+    if not audited(project, guide_id, live):
+        raise GuideError(
+            f"the review state says {live.approved_by!r} approved this guide, but the audit "
+            "log has no such approval; a state without its audit line is no approval: "
+            "approve the guide again",
+            path=project.guides.review_path(guide_id),
+            record_id=guide_id,
+            rule="review.unaudited",
+        )
     path = project.guides.history_dir(guide_id) / live.revision
     doc = read_revision(path, guide_id)
     if doc.content_hash != live.content_hash:

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.core import collector
+from generator.core.config import CONFIG_NAME
+from generator.core.errors import PublishError
 from generator.core.workers import worker_count
 from generator.guides.project import Project
 from generator.site import inputs, model, render, select, state, verdicts, write
@@ -81,9 +83,11 @@ def _publish(
     if problem:
         report.warnings.append(problem)
     state_dir = project.workspace.state_dir
+    _refuse(out_dir, out_dir_problem(project, out_dir, None))  # before anything is written
     with write.build_lock(state_dir, lock_timeout):
         manifest_path, cache_path = write.state_paths(state_dir, out_dir)
         manifest = write.read_manifest(manifest_path, report.warnings)
+        _refuse(out_dir, out_dir_problem(project, out_dir, manifest))
         base = inputs.base_fingerprint(project, out_dir, preview, strict)
         signatures = inputs.input_signatures(project, manifest.signatures)
         fingerprint = inputs.input_fingerprint(base, signatures)
@@ -153,7 +157,6 @@ def _publish(
             )
         finally:
             store.close()
-        render.use_template_cache(cache_path.parent / "templates")
         site = model.SiteModel(project, chosen.guides, topics, related)
         facts = [g.facts for g in chosen.guides]
         # render: the input key of every page; when only some guides' own files changed and
@@ -249,6 +252,58 @@ def _publish(
         )
         state.write_state(kept_path, kept, records_unchanged=unchanged_records)
     return report
+
+
+# What a root holds: an output folder inside one of them, or holding one (a site has its own
+# guides/), is not a site.
+ROOT_FOLDERS = ("sources", "guides", "prompts", ".prepguide")
+ROOT_ENTRIES = ("sources", "prompts", ".prepguide", CONFIG_NAME)
+
+
+def _refuse(out_dir: Path, problem: str | None) -> None:
+    if problem:
+        raise PublishError(f"--out {problem}", path=out_dir, rule="publish.out")
+
+
+def out_dir_problem(project: Project, out_dir: Path, manifest: write.Manifest | None) -> str | None:
+    """Say why out_dir must not be replaced by a site, or return None.
+
+    A site may go into a new or empty folder, or replace a site this tool wrote (one its
+    manifest knows, or whose pages say so); never the root, a folder of the root's own files,
+    nor any other folder of files. Without the manifest, only the root's folders are judged.
+    """
+    out, root = out_dir.resolve(), project.workspace.root.resolve()
+    if root.is_relative_to(out):
+        return "is the root or holds it; give a folder of its own, such as site/"
+    for name in ROOT_FOLDERS:
+        if out.is_relative_to(root / name):
+            return f"is inside the root's {name}/; give a folder of its own, such as site/"
+    if not out.exists():
+        return None
+    if not out.is_dir():
+        return "is not a folder"
+    held = [name for name in ROOT_ENTRIES if (out / name).exists()]
+    if held:
+        return f"holds {held[0]}: it is a prepguide root, not a site; give another folder"
+    if manifest is None or manifest.pages or not any(out.iterdir()) or _our_site(out):
+        return None
+    return (
+        "is a folder of other files, not a site this tool wrote; a publish replaces the "
+        "whole folder, so give a new or empty one"
+    )
+
+
+def _our_site(out: Path) -> bool:
+    """Return True when the folder's front page and sitemap are those a publish writes."""
+    try:
+        with open(out / "index.html", encoding="utf-8", errors="replace") as handle:
+            head = handle.read(65536)
+    except OSError:
+        return False
+    return (out / "sitemap.xml").is_file() and all(mark in head for mark in SITE_MARKS)
+
+
+SITE_MARKS = ('<footer class="site-footer">', 'title="', 'weekly" href="')
 
 
 def manifest_keys(manifest: write.Manifest) -> dict[str, str]:

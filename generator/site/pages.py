@@ -2,17 +2,9 @@
 
 from __future__ import annotations
 
-import os
 from functools import lru_cache
-from pathlib import Path
 
-from jinja2 import (
-    Environment,
-    FileSystemBytecodeCache,
-    PackageLoader,
-    StrictUndefined,
-    select_autoescape,
-)
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
 from generator.core.codeversion import code_version
 from generator.site.model import content_key
@@ -20,7 +12,11 @@ from generator.site.model import content_key
 
 @lru_cache(maxsize=1)
 def page_environment() -> Environment:
-    """Return the Jinja2 environment for page templates (autoescaped, strict)."""
+    """Return the Jinja2 environment for page templates (autoescaped, strict).
+
+    Compiled templates stay in this process only: a bytecode cache on disk would be code
+    loaded from a file that others could have replaced.
+    """
     return Environment(
         loader=PackageLoader("generator", "templates"),
         autoescape=select_autoescape(["html", "xml"]),
@@ -28,14 +24,6 @@ def page_environment() -> Environment:
         keep_trailing_newline=True,
         auto_reload=False,
     )
-
-
-def use_template_cache(folder: Path) -> None:
-    """Keep compiled page templates in folder, so that a small build does not compile them."""
-    environment = page_environment()
-    if environment.bytecode_cache is None:
-        folder.mkdir(parents=True, exist_ok=True)
-        environment.bytecode_cache = FileSystemBytecodeCache(os.fspath(folder))
 
 
 def render_page(template: str, context: dict) -> str:

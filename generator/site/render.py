@@ -28,7 +28,7 @@ from generator.site.listings import (
     with_cards,
 )
 from generator.site.model import SiteModel, content_key, safe_url
-from generator.site.pages import page_environment, page_key, render_page, use_template_cache
+from generator.site.pages import page_environment, page_key, render_page
 from generator.site.select import SiteGuide
 from generator.site.write import SiteWriter, Written
 
@@ -332,5 +332,4 @@ __all__ = [
     "page_environment",
     "render_listing",
     "render_page",
-    "use_template_cache",
 ]

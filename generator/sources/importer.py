@@ -14,7 +14,7 @@ from typing import Any
 import yaml
 
 from generator.core.errors import ImportConflict, SourceError
-from generator.core.fsio import atomic_write_text
+from generator.core.fsio import atomic_write_text, remove_orphaned_temp_files
 from generator.sources.records import (
     MAX_SOURCE_BYTES,
     Source,
@@ -159,6 +159,7 @@ def import_records(
 ) -> ImportReport:
     """Write valid new records; skip known URLs; never overwrite a different file."""
     report = ImportReport()
+    remove_orphaned_temp_files(sources_dir)  # what an import killed mid-write left
     known_urls = {url_key(s.url) for s in existing.sources if s.url}
     known_ids = existing.by_id()
     for row in rows:

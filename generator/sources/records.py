@@ -22,9 +22,10 @@ from pydantic import (
     field_validator,
 )
 
+from generator.core.confine import link_problem
 from generator.core.errors import SourceError
 from generator.core.fsio import sha256_text
-from generator.core.names import Text, id_problem
+from generator.core.names import Name, Text, id_problem
 from generator.core.names import is_valid_id as is_valid_id  # re-exported: the one id rule
 from generator.core.names import normalize_tag as normalize_tag
 from generator.core.names import slugify as slugify
@@ -145,7 +146,7 @@ class Source(_Record):
     """One engineering write-up, as the editors recorded it."""
 
     id: str | None = None
-    company: Text
+    company: Name
     title: Text
     url: str | None = None
     publisher: Text | None = None
@@ -154,8 +155,8 @@ class Source(_Record):
     summary: Text
     notes: Text | None = None
     scale: list[Text] = []
-    techniques: list[Text] = []
-    stack: list[Text] = []
+    techniques: list[Name] = []
+    stack: list[Name] = []
     citations: list[Citation] = []
 
     _path: Path | None = PrivateAttr(default=None)
@@ -394,16 +395,11 @@ def confine(path: Path, root: Path, sources_dir: Path) -> None:
     """Refuse a record file that is a symbolic link leading out of the root, or nowhere."""
     if not path.is_symlink():
         return
-    target = path.resolve()
-    if not target.exists():
-        message = f"is a symbolic link to {target}, which does not exist"
-    elif target.is_relative_to(root.resolve()) or target.is_relative_to(sources_dir.resolve()):
+    message = link_problem(path, root, sources_dir)
+    if message is None:
         return
-    else:
-        message = (
-            f"is a symbolic link to {target}, outside the root {root}; "
-            "copy the record into sources/ instead"
-        )
+    if "outside the root" in message:
+        message += "; copy the record into sources/ instead"
     raise SourceError(message, path=path, record_id=path.stem, rule="source.symlink")
 
 

@@ -195,3 +195,30 @@ def test_digest_build_works_in_a_folder_fresh_from_init(tmp_path: Path) -> None:
     assert f"wrote {eml}" in issue.stdout
     assert "How Example Co cached its product pages" in issue.stdout
     assert b"https://example.org/unsubscribe?token=" in eml.read_bytes()
+
+
+def test_init_refuses_a_sources_folder_that_links_out_of_the_root(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    root = tmp_path / "new"
+    root.mkdir()
+    (root / "sources").symlink_to(outside)
+    result = run_cli("--root", str(root), "init")
+    assert result.returncode != 0
+    assert "outside the root" in result.stderr and "nothing was written" in result.stderr
+    assert list(outside.iterdir()) == []
+    assert sorted(p.name for p in root.iterdir()) == ["sources"]
+
+
+@pytest.mark.parametrize(
+    "option", [["--name", "x" * 5000], ["--base-url", "ftp://example.org"], ["--name", ""]]
+)
+def test_init_refuses_settings_that_later_commands_would_refuse(
+    tmp_path: Path, option: list[str]
+) -> None:
+    root = tmp_path / "new"
+    result = run_cli("--root", str(root), "init", *option)
+    assert result.returncode != 0, result.stdout
+    assert "prepguide.toml" in result.stderr and "site." in result.stderr
+    assert not (root / "prepguide.toml").exists()
+    assert not (root / "sources").exists()

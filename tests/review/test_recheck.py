@@ -11,6 +11,7 @@ from test_publish import published_workspace, run
 
 from generator.guides.document import parse
 from generator.guides.project import Project
+from generator.review import audit
 from generator.review.web import create_app
 
 GUIDE = "shopify-catalog-clustering"
@@ -42,6 +43,17 @@ def approved_under_older_rules(root: Path, guide_id: str) -> Path:
     )
     state["live"].pop("record_hash", None)
     state_path.write_text(json.dumps(state), encoding="utf-8")
+    # That version logged the approval too: a state without its audit line is no approval.
+    entry = audit.AuditEntry(
+        time=state["live"]["approved_at"],
+        actor=state["live"]["approved_by"],
+        action="approve",
+        guide=guide_id,
+        from_state="draft",
+        to_state="approved",
+        content_hash=doc.content_hash,
+    )
+    audit.append(project.guides.audit_path, entry)
     return root
 
 

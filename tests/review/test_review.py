@@ -465,6 +465,7 @@ def test_review_list_json_and_status_filter(ws: Path) -> None:
         "live_hash": None,
         "live_published": False,
         "fails_current_checks": False,
+        "unaudited": False,
         "live_failures": [],
         "problem": None,
     }

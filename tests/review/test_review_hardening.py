@@ -6,6 +6,7 @@ import inspect
 import json
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -70,7 +71,7 @@ DRIVER = inspect.getsource(drive) + "\nimport sys\ndrive(sys.argv[1], sys.argv[2
 def many_guides(root: Path) -> list[str]:
     """Create a root whose records are copies of the review records, and generate them."""
     (root / "sources").mkdir(parents=True)
-    (root / "prompts").symlink_to(REPO / "prompts")
+    shutil.copytree(REPO / "prompts", root / "prompts")  # a link out of the root is refused
     (root / "prepguide.toml").write_text((REPO / "prepguide.toml").read_text())
     ids = []
     for key, text in RECORDS.items():
@@ -219,11 +220,9 @@ TRANSITIONS = {
 
 def test_a1_a_kill_at_every_durable_step_of_every_transition_recovers(tmp_path: Path) -> None:
     """Kill each transition at each of its fsyncs in turn; state and log agree, reruns repair."""
-    import shutil
-
     base = tmp_path / "base"
     (base / "sources").mkdir(parents=True)
-    (base / "prompts").symlink_to(REPO / "prompts")
+    shutil.copytree(REPO / "prompts", base / "prompts")  # a link out of the root is refused
     (base / "prepguide.toml").write_text((REPO / "prepguide.toml").read_text())
     key, text = next(iter(RECORDS.items()))
     (base / "sources" / f"{key}.yaml").write_text(text, encoding="utf-8")

@@ -223,7 +223,7 @@ def test_a_newly_approved_text_rewrites_only_the_pages_that_show_it(workspace: P
 
 
 def _state(root: Path) -> Path:
-    (path,) = (root / ".prepguide/publish").glob("state-*.pickle")
+    (path,) = (root / ".prepguide/publish").glob("state-*.json")
     return path
 
 
@@ -232,7 +232,7 @@ def test_a_kept_state_that_is_corrupt_is_moved_aside_and_the_site_is_the_same(
 ):
     root = published_workspace(workspace)
     publish(Project(root), root / "site", preview=False)
-    _state(root).write_bytes(b"not a pickle")
+    _state(root).write_bytes(b"not a state")
     edit_summary(root, random.Random(1))
     report = publish(Project(root), root / "site", preview=False)
     assert any("moved aside" in w and "state-" in w for w in report.warnings)

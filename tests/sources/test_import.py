@@ -306,3 +306,28 @@ def test_a_csv_header_naming_a_field_twice_is_refused_whole(workspace: Path) -> 
     assert sorted(p.name for p in (workspace / "sources").glob("*.yaml")) == sorted(
         p.name for p in (REPO_SOURCES).glob("*.yaml")
     )
+
+
+def test_a_rerun_removes_the_temp_files_a_killed_import_left(workspace: Path, tmp_path) -> None:
+    import os
+    import signal
+
+    records = [
+        {**RECORDS[0], "id": f"acme-{n}", "url": f"https://acme.example/q{n}"} for n in range(400)
+    ]
+    big = write_jsonl(tmp_path / "big.jsonl", records)
+    child = subprocess.Popen(
+        [sys.executable, "-m", "generator", "--root", str(workspace), "sources", "import", big]
+    )
+    os.kill(child.pid, signal.SIGKILL)
+    child.wait()
+    # What a kill between creating and renaming a temp file leaves (the writer's pid is dead).
+    left = workspace / "sources" / f".acme-0.yaml.{child.pid}.k1ll3d.tmp"
+    left.touch()
+    mine = workspace / "sources" / f".acme-1.yaml.{os.getpid()}.alive1.tmp"
+    mine.touch()  # a writer still running: not touched
+    result = run_cli(workspace, "sources", "import", str(big))
+    assert result.returncode == 0, result.stderr
+    assert not left.exists() and mine.exists()
+    assert not [p for p in (workspace / "sources").iterdir() if p.suffix == ".tmp" and p != mine]
+    assert len(load_sources(workspace / "sources", date(2026, 11, 1)).sources) >= 400
