@@ -57,6 +57,10 @@ class CollectReport:
     error: str | None = None
 
 
+class Oversize(dict):
+    """An error line standing for an answer line over the cap (never read whole)."""
+
+
 def _too_long(path: Path, number: int, head: bytes, notices: list[str]) -> dict | None:
     """Turn a line over the cap into an error line for its request (if it names one)."""
     found = CUSTOM_ID.search(head)
@@ -68,7 +72,7 @@ def _too_long(path: Path, number: int, head: bytes, notices: list[str]) -> dict 
         name = json.loads(b'"' + found.group(1) + b'"')
     except ValueError:
         return None
-    return {"custom_id": name, "error": {"message": limit}, "oversize": True}
+    return Oversize(custom_id=name, error={"message": limit})
 
 
 def read_lines(path: Path, notices: list[str]) -> Iterator[tuple[str, dict]]:
@@ -157,7 +161,7 @@ class Collector:
             request.state, request.note = "stale", "the source record is gone"
             report.stale.append(request.guide)
             return None
-        if line.get("oversize"):
+        if isinstance(line, Oversize):
             drafter.log_call(source, attempt, outcome="error: response", batch_id=batch_id)
             return self._fail(request, error["message"], report)
         if error or response is None or response.get("status_code") != 200:
