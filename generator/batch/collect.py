@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,8 +30,14 @@ from generator.drafting.repair import finding_lines, repairs_of
 from generator.guides.document import GuideDoc, Usage
 from generator.guides.project import Project
 from generator.llm.cache import CachedResponse
+from generator.llm.transport import MAX_RESPONSE_BYTES
 
 WRITE_CHUNK = 256  # answers written (and the record saved) together
+# One answer line: the answer, capped as online, and its envelope (ids, status).
+MAX_LINE_BYTES = MAX_RESPONSE_BYTES + 64 * 1024
+SKIP_CHUNK = 1024 * 1024
+CUSTOM_ID = re.compile(rb'"custom_id"\s*:\s*"((?:[^"\\]|\\.){1,300})"')
+TRANSIENT = (429, 500, 502, 503, 504)  # a line answered so is asked again, in the same rounds
 
 
 @dataclass
@@ -46,23 +53,60 @@ class CollectReport:
     kept: list[str] = field(default_factory=list)
     follow_ups: list[Submission] = field(default_factory=list)
     online: list = field(default_factory=list)  # sources to finish online (--finish-online)
+    retried: list[str] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
     error: str | None = None
 
 
-def read_lines(path: Path, notices: list[str]) -> Iterator[dict]:
-    """Yield the JSON objects of a JSONL file, one at a time; a bad line is reported."""
-    with open(path, encoding="utf-8", errors="replace") as handle:
-        for number, text in enumerate(handle, 1):
-            if not text.strip():
+class Oversize(dict):
+    """An error line standing for an answer line over the cap (never read whole)."""
+
+
+def _too_long(path: Path, number: int, head: bytes, notices: list[str]) -> dict | None:
+    """Turn a line over the cap into an error line for its request (if it names one)."""
+    found = CUSTOM_ID.search(head)
+    limit = f"the answer is larger than {MAX_LINE_BYTES} bytes"
+    if found is None:
+        notices.append(f"{path}:{number}: {limit} and names no custom_id; skipped")
+        return None
+    try:
+        name = json.loads(b'"' + found.group(1) + b'"')
+    except ValueError:
+        return None
+    return Oversize(custom_id=name, error={"message": limit})
+
+
+def read_lines(path: Path, notices: list[str]) -> Iterator[tuple[str, dict]]:
+    """Yield where each line is and its JSON object, one at a time, each line capped.
+
+    A bad line is reported; a line over the cap is never held whole: it becomes an error
+    line for the request it names.
+    """
+    with open(path, "rb") as handle:
+        number = 0
+        while True:
+            data = handle.readline(MAX_LINE_BYTES + 1)
+            if not data:
+                return
+            number += 1
+            where = f"{path.name}:{number}"
+            if len(data) > MAX_LINE_BYTES and not data.endswith(b"\n"):
+                rest = data
+                while rest and not rest.endswith(b"\n"):
+                    rest = handle.readline(SKIP_CHUNK)
+                line = _too_long(path, number, data[:65536], notices)
+                if line is not None:
+                    yield where, line
+                continue
+            if not data.strip():
                 continue
             try:
-                line = json.loads(text)
+                line = json.loads(data)
             except ValueError:
                 notices.append(f"{path}:{number}: not JSON; skipped")
                 continue
             if isinstance(line, dict):
-                yield line
+                yield where, line
 
 
 class Collector:
@@ -73,15 +117,33 @@ class Collector:
         self.drafter = drafter
         self.store = store
         self.sources = project.sources.by_id()
+        self.seen: dict[tuple[str, str], str] = {}  # (record, custom_id): its first answer
 
     def apply(
-        self, record: Submission, lines: Iterable[dict], batch_id: str | None, report
+        self,
+        record: Submission,
+        lines: Iterable[tuple[str, dict]],
+        batch_id: str | None,
+        report,
     ) -> None:
-        """Judge every answer line of this record; save the record after each written chunk."""
+        """Judge every answer line of this record; save the record after each written chunk.
+
+        A request answered twice keeps what its first answer gave; the later one is never used.
+        """
         pending: list[tuple[BatchRequest, GuideDoc, str, dict, str, str]] = []
-        for line in lines:
-            request = record.requests.get(str(line.get("custom_id")))
-            if request is None or request.state != "sent":
+        for where, line in lines:
+            name = str(line.get("custom_id"))
+            request = record.requests.get(name)
+            if request is None:
+                continue
+            first = self.seen.setdefault((record.id, name), where)
+            if first != where:
+                report.notices.append(
+                    f"{request.guide}: request {name} answered twice ({first} and {where}); "
+                    "the first answer counts, the second was ignored"
+                )
+                continue
+            if request.state != "sent":
                 continue
             made = self._one(request, line, batch_id or record.id, report)
             if made is not None:
@@ -100,15 +162,26 @@ class Collector:
             request.state, request.note = "stale", "the source record is gone"
             report.stale.append(request.guide)
             return None
+        if isinstance(line, Oversize):
+            drafter.log_call(source, attempt, outcome="error: response", batch_id=batch_id)
+            return self._fail(request, error["message"], report)
         if error or response is None or response.get("status_code") != 200:
             status = response.get("status_code") if response else None
             detail = error.get("message") if isinstance(error, dict) else None
             if detail is None and response is not None:
                 body = response.get("body")
-                detail = body.get("error", {}).get("message") if isinstance(body, dict) else None
+                found = body.get("error") if isinstance(body, dict) else None
+                detail = found.get("message") if isinstance(found, dict) else None
             outcome = f"error: HTTP {status}" if status else "error: batch line"
             drafter.log_call(source, attempt, outcome=outcome, batch_id=batch_id)
-            return self._fail(request, f"{outcome.removeprefix('error: ')}: {detail}", report)
+            message = f"{outcome.removeprefix('error: ')}: {str(detail)[:200]}"
+            if status in TRANSIENT and request.round < MAX_ROUNDS:
+                request.state, request.note = "reask", message
+                report.retried.append(request.guide)
+                return None
+            if status in TRANSIENT:
+                message += f"; the same after {MAX_ROUNDS} follow-up rounds"
+            return self._fail(request, message, report)
         try:
             completion = parse_completion(response.get("body") or {})
         except UnusableResponse as exc:

@@ -158,8 +158,12 @@ class BatchStore:
 
     def pending_guides(self) -> set[str]:
         """Guides with a request in flight (submitted, not yet answered)."""
+        return set(self.pending_batches())
+
+    def pending_batches(self) -> dict[str, str]:
+        """Map each guide with a request in flight to its batch id (or submission id)."""
         return {
-            request.guide
+            request.guide: record.batch_id or record.id
             for record in self.load_all()
             if record.open
             for request in record.requests.values()

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
+import openai
+
 from generator.batch.collect import (
     Collector,
     CollectReport,
@@ -16,6 +18,7 @@ from generator.batch.collect import (
     settle,
     write_cached,
 )
+from generator.batch.recover import recover
 from generator.batch.requests import (
     MAX_BYTES,
     MAX_REQUESTS,
@@ -28,6 +31,7 @@ from generator.batch.requests import (
     submit,
     write_parts,
 )
+from generator.core.fsio import remove_orphaned_temp_files
 from generator.drafting.plan import PlannedGuide, plan_generation
 from generator.drafting.run import GenerateReport, run_generation
 from generator.guides.project import Project
@@ -52,6 +56,8 @@ class StartReport:
     counts: list[int] = field(default_factory=list)
     skipped: int = 0
     cached: CollectReport = field(default_factory=CollectReport)
+    recovered: list[Submission] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
 
 
 def _store(project: Project) -> BatchStore:
@@ -97,8 +103,9 @@ async def start(
 
 async def _start(project, drafter, store, ids, force, limits, on_submitted) -> StartReport:
     client = drafter.client
-    report = StartReport()
+    report = StartReport(notices=store.notices)
     report.resumed = await resume(client, store, on_submitted)
+    report.recovered = await recover(client, project, drafter, store)
     pending = store.pending_guides()
     plan = plan_generation(project, drafter, ids, force)
     todo = []
@@ -141,7 +148,9 @@ async def collect_open(
 
 
 async def _collect_open(project, drafter, store, limits, only, finish_online):
+    remove_orphaned_temp_files(project.guides.dir)
     await resume(drafter.client, store)
+    await recover(drafter.client, project, drafter, store)
     records = [store.find(only)] if only else open_records(project)
     done = []
     for record in records:
@@ -223,10 +232,17 @@ def export(project: Project, drafter, ids: list[str] | None, force: bool, target
 async def import_answers(project: Project, drafter, path: Path) -> CollectReport:
     """Collect an output file in the batch format for the exported requests it answers."""
     store = _store(project)
+    with store.lock():
+        remove_orphaned_temp_files(project.guides.dir)
+        return await _import_answers(project, drafter, store, path)
+
+
+async def _import_answers(project: Project, drafter, store: BatchStore, path: Path):
     report = CollectReport()
     collector = Collector(project, drafter, store)
     records = [r for r in store.load_all() if r.state == "exported"]
-    ids = {str(line.get("custom_id")) for line in read_lines(path, report.notices)}
+    report.notices.extend(store.notices)
+    ids = {str(line.get("custom_id")) for _, line in read_lines(path, report.notices)}
     matched = [r for r in records if ids & set(r.requests)]
     if not matched:
         raise BatchError(
@@ -241,15 +257,41 @@ async def import_answers(project: Project, drafter, path: Path) -> CollectReport
 
 
 def run_with(drafter, work: Awaitable[T]) -> T:
-    """Run a batch call to its end in a new event loop, then close the drafter's client."""
+    """Run a batch call to its end in a new event loop, then close the drafter's client.
+
+    What the provider answers with instead of a result becomes one BatchError saying what to do.
+    """
 
     async def go() -> T:
         try:
             return await work
+        except openai.APIError as exc:
+            raise provider_error(exc, drafter.client.base_url) from None
         finally:
             await drafter.aclose()
 
     return asyncio.run(go())
+
+
+def provider_error(exc: openai.APIError, base_url) -> BatchError:
+    """Say in one line what the files or batches endpoint answered, and what to do."""
+    url = str(base_url).rstrip("/")
+    if isinstance(exc, openai.APIConnectionError):  # a timeout too
+        return BatchError(
+            f"cannot reach {url} ({type(exc).__name__}); check OPENAI_BASE_URL and that the "
+            "server is up, then run the command again (nothing recorded is lost)",
+            rule="batch.connection",
+        )
+    if isinstance(exc, openai.APIStatusError):
+        detail = " ".join(str(exc.message).split())[:300]
+        what = f"{exc.request.method} {exc.request.url.path}" if exc.request else "a request"
+        return BatchError(
+            f"the batch API at {url} answered HTTP {exc.status_code} to {what}: {detail}; "
+            "fix what it says (key, limits, file) and run the command again",
+            rule="batch.provider",
+        )
+    detail = " ".join(str(exc).split())[:300]
+    return BatchError(f"unusable answer from {url}: {detail}", rule="batch.provider")
 
 
 def named_or_open(project: Project, name: str | None) -> list[Submission]:

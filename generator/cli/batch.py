@@ -55,6 +55,8 @@ def print_collected(record, report) -> bool:
         f"{len(report.failed)} failed, {len(report.reasked)} re-asked, "
         f"{len(report.requeued)} requeued, {len(report.stale)} stale, {len(report.kept)} kept"
     )
+    if report.retried:
+        click.echo(f"{len(report.retried)} answered with HTTP 5xx or 429: asked again")
     for follow in report.follow_ups:
         click.echo(
             f"submitted follow-up batch {follow.batch_id} "
@@ -130,6 +132,13 @@ def run_batch_generate(
         drafter,
         batch_run.start(project, drafter, list(ids) or None, force, limits, _submitted),
     )
+    for notice in started.notices:
+        click.echo(f"warning: {notice}", err=True)
+    for record in started.recovered:
+        click.echo(
+            f"recovered {record.id} from batch {record.batch_id} ({record.status}): its damaged "
+            f"record was rebuilt from the provider's batch list ({len(record.requests)} requests)"
+        )
     if started.cached.written:
         click.echo(f"{len(started.cached.written)} written from cached answers, nothing sent")
     if started.pending:

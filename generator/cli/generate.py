@@ -74,6 +74,10 @@ def run_generate(
     no_cache: bool = False,
 ) -> bool:
     """Generate guides and print the outcome; return True when all went well."""
+    if not force:
+        ids, nothing_left = skip_waiting(project, ids)
+        if nothing_left:
+            return True
     if dry_run:
         return print_dry_run(project, plan.dry_run(project, ids, backend, model, force))
     # Imported only for a real run: a dry run loads neither the finisher nor the checks.
@@ -92,6 +96,32 @@ def run_generate(
         on_progress=printer.progress,
     )
     return printer.finished(generation)
+
+
+def skip_waiting(project: Project, ids: tuple[str, ...]) -> tuple[tuple[str, ...], bool]:
+    """Leave out the guides waiting in a submitted batch (they are paid for), saying so.
+
+    Return the ids to generate and whether none is left.
+    """
+    if not (project.workspace.state_dir / "batches").is_dir():
+        return ids, False
+    from generator.batch.requests import BatchStore
+
+    waiting = BatchStore(project.workspace.state_dir).pending_batches()
+    wanted = list(ids) or [source.key for source in project.sources.sources]
+    by_batch: dict[str, list[str]] = {}
+    for guide in wanted:
+        if guide in waiting:
+            by_batch.setdefault(waiting[guide], []).append(guide)
+    if not by_batch:
+        return ids, False
+    for batch_id, guides in sorted(by_batch.items()):
+        click.echo(
+            f"skipped {len(guides)} waiting in batch {batch_id}: collect them with "
+            "`prepguide batch collect` (or draft them again with --force)"
+        )
+    rest = tuple(guide for guide in wanted if guide not in waiting)
+    return rest, not rest
 
 
 def print_planned(project: Project, planned: Planned) -> bool:

@@ -90,7 +90,10 @@ def validate_content(content: str, source: Source) -> tuple[Draft | None, list[s
     return draft, errors
 
 
-_Count = Annotated[StrictInt, Field(ge=0)]
+# No call counts more tokens than this; a bigger number is a broken server, not usage (and
+# SQLite stores at most 2**63 - 1).
+MAX_TOKEN_COUNT = 2**31 - 1
+_Count = Annotated[StrictInt, Field(ge=0, le=MAX_TOKEN_COUNT)]
 
 
 class _Lenient(BaseModel):

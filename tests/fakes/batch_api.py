@@ -17,6 +17,14 @@ reversed, as the real API promises no order. Faults:
 - Cancelling a batch answers ``fake.batch_answer_limit`` lines (default none) in the output.
 - ``fake.fail_batch_create = n``: the next n ``POST /v1/batches`` get HTTP 500 after the batch
   was created (a lost reply); ``fake.batch_create_delay`` holds the reply that many seconds.
+
+Hostile answers (hardening):
+
+- ``fake.batch_twice = (match, action)``: each line whose raw request contains ``match`` is
+  answered a second time, with ``action``, on a later line of the output file.
+- ``fake.batch_huge_line = size``: the first request is answered by one line of about ``size``
+  bytes, a 200 answer whose content is that long.
+- ``fake.files_error = (status, message)``: every ``/v1/files`` request gets that HTTP error.
 """
 
 from __future__ import annotations
@@ -62,6 +70,9 @@ class BatchAPI:
         self.batch_create_delay = 0.0
         self.batch_creates = 0
         self.uploads = 0
+        self.batch_twice: tuple[str, Any] | None = None
+        self.batch_huge_line = 0
+        self.files_error: tuple[int, str] | None = None
         self._ids = 0
         self._batch_lock = threading.Lock()
 
@@ -165,25 +176,42 @@ class BatchAPI:
             return
         lines = self.files[batch["input_file_id"]]["data"].decode().splitlines()
         limit = len(lines) if status == "completed" else (self.batch_answer_limit or 0)
-        output, errors = [], []
+        output, errors, later = [], [], []
         for number, line in enumerate(lines[:limit]):
             request = json.loads(line)
+            if self.batch_huge_line and number == 0:
+                continue  # answered by the huge line alone
             answer = self.answer_line(request, line, number)
             target = (
                 errors if answer["error"] or answer["response"]["status_code"] != 200 else output
             )
             target.append(json.dumps(answer))
+            if self.batch_twice is not None and self.batch_twice[0] in line:
+                self.script(self.batch_twice[1], match=self.batch_twice[0])
+                later.append(json.dumps(self.answer_line(request, line, number)))
+        if self.batch_huge_line and lines:
+            later.append(self._huge_line(json.loads(lines[0])))
         batch["request_counts"] = {
             "total": len(lines),
             "completed": len(output),
             "failed": len(errors),
         }
         for kind, rows in (("output_file_id", output), ("error_file_id", errors)):
+            if kind == "output_file_id":
+                rows = [*later, *rows]  # reversed below: the extra lines come last
             if rows:
                 file_id = self._new_id("file")
                 data = "\n".join(reversed(rows)) + "\n"
                 self.files[file_id] = {"data": data.encode(), "purpose": "batch_output"}
                 batch[kind] = file_id
+
+    def _huge_line(self, request: dict) -> str:
+        body = json.loads(self._completion(request["body"], "", "stop", None))
+        text = json.dumps({"custom_id": request["custom_id"], "id": "batch_req_huge"})
+        head = text[:-1] + ', "response": {"status_code": 200, "body": '
+        content = "x" * self.batch_huge_line
+        body["choices"][0]["message"]["content"] = content
+        return head + json.dumps(body) + "}}"
 
     def answer_line(self, request: dict, raw: str, number: int) -> dict:
         """Answer one batch input line as the chat endpoint would."""
@@ -205,6 +233,11 @@ class BatchAPI:
         route, _, query_text = path.partition("?")
         query = dict(item.split("=", 1) for item in query_text.split("&") if "=" in item)
         parts = route.strip("/").split("/")
+        if parts[:2] == ["v1", "files"] and self.files_error is not None:
+            handler.rfile.read(int(handler.headers.get("Content-Length") or 0))
+            status, message = self.files_error
+            error = {"message": message, "type": "invalid_request_error", "code": None}
+            return self._json(status, {"error": error})
         if parts[:2] == ["v1", "files"]:
             if method == "POST" and len(parts) == 2:
                 length = int(handler.headers.get("Content-Length") or 0)
