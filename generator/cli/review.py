@@ -12,7 +12,7 @@ from generator import review as review_mod
 from generator.checks import doc_evidence
 from generator.checks.evidence import claim_evidence, marked
 from generator.checks.judge import cached_opinions
-from generator.checks.runner import check_context
+from generator.checks.runner import cached_findings, check_context, findings_cache
 from generator.cli.common import Context, fail, guide_ids, pass_ctx
 from generator.cli.root import cli
 from generator.core.errors import ConfigError, PrepguideError, StorageError
@@ -154,13 +154,46 @@ def _apply(project, action, guide_ids, **kwargs) -> None:
 
 
 @review.command("approve")
-@click.argument("guide_ids", nargs=-1, required=True, callback=guide_ids)
+@click.argument("guide_ids", nargs=-1, callback=guide_ids)
 @click.option("--by", required=True, metavar="NAME", help="The reviewer.")
 @click.option("--note", default=None)
+@click.option("--clean", is_flag=True, help="Approve every draft that has no findings at all.")
 @pass_ctx
-def review_approve(ctx: Context, guide_ids, by: str, note: str | None) -> None:
+def review_approve(ctx: Context, guide_ids, by: str, note: str | None, clean: bool) -> None:
     """Approve the exact current text of guides with no error findings."""
-    _apply(ctx.project, partial(review_mod.approve, ctx.project), guide_ids, by=by, note=note)
+    if not guide_ids and not clean:
+        fail("name the guides to approve, or pass --clean to approve every clean draft", 2)
+    project = ctx.project
+    project.guides.check_writable()  # fail before any change, not once per guide
+    repaired, problems = review_mod.repair(project)
+    for guide_id in repaired:
+        click.echo(f"{guide_id}: settled a review action an interrupted run left", err=True)
+    for problem in problems:
+        click.echo(f"warning: {problem}", err=True)
+    wanted = list(guide_ids) or project.guides.ids()
+    warnings: list[str] = []
+    with findings_cache(project, warnings) as cache:
+        outcomes, refused = review_mod.approve_many(
+            project,
+            wanted,
+            by=by,
+            note=note,
+            clean=clean,
+            findings_of=partial(cached_findings, project, cache),
+        )
+    for warning in warnings:
+        click.echo(f"warning: {warning}", err=True)
+    for exc in refused:
+        click.echo(f"refused: {exc}", err=True)
+    for outcome in outcomes:
+        click.echo(
+            f"{outcome.guide_id}: {outcome.from_state} -> {outcome.to_state} "
+            f"({outcome.content_hash[:12]})"
+        )
+    if clean:
+        click.echo(f"approved {len(outcomes)} clean draft(s)")
+    if refused:
+        sys.exit(1)
 
 
 @review.command("reject")

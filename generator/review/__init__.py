@@ -18,6 +18,7 @@ from generator.review.state import LiveRecord, ReviewState, read_state, repair
 from generator.review.transitions import (
     Outcome,
     approve,
+    approve_many,
     mark_published,
     normalize_reason,
     reject,
@@ -35,6 +36,7 @@ __all__ = [
     "Outcome",
     "ReviewState",
     "approve",
+    "approve_many",
     "audit_log",
     "diff_previous",
     "diff_published",

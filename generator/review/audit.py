@@ -72,7 +72,15 @@ def _mend_tail(fd: int) -> None:
 
 def append(path: Path, entry: AuditEntry) -> None:
     """Append one entry as a single line, under a lock, after mending a torn tail; fsync it."""
-    line = (json.dumps(entry.model_dump(mode="json"), ensure_ascii=False) + "\n").encode("utf-8")
+    append_many(path, [entry])
+
+
+def append_many(path: Path, entries: list[AuditEntry]) -> None:
+    """Append entries, one line each, with one write and one fsync (a group's commit point)."""
+    line = b"".join(
+        (json.dumps(entry.model_dump(mode="json"), ensure_ascii=False) + "\n").encode("utf-8")
+        for entry in entries
+    )
     with file_lock(path.with_name(path.name + ".lock")), storage(path):
         fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
         try:
@@ -162,3 +170,24 @@ def has_txn(path: Path, txn: str) -> bool:
             except ValidationError:
                 continue
     return False
+
+
+def committed(path: Path, txns: set[str]) -> set[str]:
+    """Return which of these transactions a complete line of the log commits (one read)."""
+    if not txns:
+        return set()
+    try:
+        raw = _read_log(path)
+    except GuideError:
+        return set()
+    found: set[str] = set()
+    for line in raw.split(b"\n"):
+        if b'"txn"' not in line:
+            continue
+        try:
+            txn = AuditEntry.model_validate_json(line).txn
+        except ValidationError:
+            continue
+        if txn in txns:
+            found.add(txn)
+    return found
