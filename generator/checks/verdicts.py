@@ -13,6 +13,7 @@ one aside; it only ever costs time.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -171,10 +172,8 @@ class VerdictCache:
             )
             db.execute("COMMIT")
         except sqlite3.Error:
-            try:
+            with contextlib.suppress(sqlite3.Error):
                 db.execute("ROLLBACK")
-            except sqlite3.Error:
-                pass
 
     def keep_only(self, table: str, keys: set[str]) -> None:
         """Delete a table's entries other than these (after a run over every guide)."""
@@ -189,10 +188,8 @@ class VerdictCache:
             db.execute(f"DELETE FROM {table} WHERE key NOT IN (SELECT key FROM keep)")
             db.execute("COMMIT")
         except sqlite3.Error:
-            try:
+            with contextlib.suppress(sqlite3.Error):
                 db.execute("ROLLBACK")
-            except sqlite3.Error:
-                pass
 
     def undated(self, doc: GuideDoc, ctx: CheckContext) -> tuple[list[Finding], list[Finding]]:
         """Return the undated rules' findings before and after the dated rule, cached by key."""

@@ -34,19 +34,25 @@ def _flag_text(row) -> str:
 @pass_ctx
 def review_list(ctx: Context, status: str | None, as_json: bool) -> None:
     """List guides with status, flags and finding counts."""
-    rows = review_mod.queue(ctx.project, status)
+    warnings: list[str] = []
+    rows = review_mod.queue_index(ctx.project, status, warnings)
+    for warning in warnings:
+        click.echo(f"warning: {warning}", err=True)
     if as_json:
-        click.echo(json.dumps({"guides": [row.as_json() for row in rows]}, indent=2))
+        extra = review_mod.INDEX_EXTRA
+        shown = [{key: value for key, value in row.items() if key not in extra} for row in rows]
+        click.echo(json.dumps({"guides": shown}, indent=2))
         return
-    width = max([40, *(len(row.id) for row in rows)])
+    width = max([40, *(len(row["id"]) for row in rows)])
     click.echo(f"{'ID':{width}} {'STATUS':10} {'ERR':>3} {'WARN':>4}  FLAGS")
     for row in rows:
         live = ""
-        if row.live and row.status not in ("approved", "published"):
-            live = f"  [live: {'published' if row.live.published_at else 'approved'} version]"
+        if row["live_hash"] and row["status"] not in ("approved", "published"):
+            live = f"  [live: {'published' if row['live_published'] else 'approved'} version]"
+        flags = ", ".join(row["labels"]) or "-"
         click.echo(
-            f"{row.id:{width}} {row.status:10} {row.errors:>3} {row.warnings:>4}  {_flag_text(row)}"
-            f"{live}" + (f"  ({row.problem})" if row.problem else "")
+            f"{row['id']:{width}} {row['status']:10} {row['errors']:>3} {row['warnings']:>4}  "
+            f"{flags}{live}" + (f"  ({row['problem']})" if row["problem"] else "")
         )
 
 
@@ -55,7 +61,9 @@ def review_list(ctx: Context, status: str | None, as_json: bool) -> None:
 @pass_ctx
 def review_show(ctx: Context, guide_id: str) -> None:
     """Show one guide's status, provenance, findings, evidence and text."""
-    row = review_mod.inspect(ctx.project, guide_id)
+    with findings_cache(ctx.project) as cache:
+        findings_of = partial(cached_findings, ctx.project, cache)
+        row = review_mod.inspect(ctx.project, guide_id, findings_of)
     if row.doc is None:
         fail(row.problem or f"no guide {guide_id!r}")
     made = row.doc.meta.provenance

@@ -2,6 +2,7 @@
 
 from generator.review.diffs import Diff, diff_previous, diff_published
 from generator.review.queue import (
+    INDEX_EXTRA,
     STATUSES,
     WITHDRAW_REASONS,
     GuideFlags,
@@ -13,6 +14,7 @@ from generator.review.queue import (
     live_version,
     log,
     queue,
+    queue_index,
 )
 from generator.review.state import LiveRecord, ReviewState, read_state, repair
 from generator.review.transitions import (
@@ -26,6 +28,7 @@ from generator.review.transitions import (
 )
 
 __all__ = [
+    "INDEX_EXTRA",
     "STATUSES",
     "WITHDRAW_REASONS",
     "Diff",
@@ -47,6 +50,7 @@ __all__ = [
     "mark_published",
     "normalize_reason",
     "queue",
+    "queue_index",
     "read_state",
     "reject",
     "repair",

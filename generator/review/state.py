@@ -35,8 +35,8 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from generator.core.errors import GuideError
 from generator.core.fsio import atomic_write_all
 from generator.guides.document import GuideDoc, Status, serialize
-from generator.guides.store import storage
 from generator.guides.project import Project
+from generator.guides.store import storage
 from generator.review import audit
 
 

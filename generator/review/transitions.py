@@ -420,8 +420,7 @@ def _plan_approval(
         revise_note = None if doc.edited else f"generated at {doc.meta.provenance.generated_at}"
         if stored is not None and stored.live and stored.live.content_hash != doc.content_hash:
             revise_note = (
-                "edited after approval; the approved version stays live until this text "
-                "is approved"
+                "edited after approval; the approved version stays live until this text is approved"
             )
         steps.append(
             (

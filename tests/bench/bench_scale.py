@@ -104,7 +104,8 @@ def main() -> None:
         growth = math.log(took / before) / math.log(args.n / small) if before > 0 else float("nan")
         flag = "" if code == 0 else "  (exit 1: some guides have error findings)"
         print(f"{name:34} {before:8.2f}s {took:8.2f}s {mb:8.0f} {growth:7.2f}{flag}")
-    print(f"peak RSS of this script {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak RSS of this script {own:.0f} MB")
     if args.keep is None:
         shutil.rmtree(work, ignore_errors=True)
 
