@@ -76,14 +76,16 @@ def cached_findings(project: Project, cache: VerdictCache, doc, source: Source) 
     return cache.check(doc, check_context(project, source))
 
 
-def world_key(project: Project, racy: list[bool] | None = None) -> str:
+def world_key(
+    project: Project, racy: list[bool] | None = None, cache: VerdictCache | None = None
+) -> str:
     """Key everything a guide's findings read besides its own file, by file signatures.
 
     The record files (each record, and the database-wide vocabulary made of them all), the
     ledger, the settings, the checks' code version and the date.
     """
     sources = project.workspace.sources_dir
-    parts = [code_version(), project.today.isoformat(), project.settings.model_dump_json()]
+    parts = [code_version(cache), project.today.isoformat(), project.settings.model_dump_json()]
     parts += [signature(project.workspace.root / CONFIG_NAME, racy)]
     parts += [signature(ledger_path(sources), racy)]
     parts += [signature(path, racy) for path in source_files(sources)]
@@ -109,7 +111,7 @@ def check_guides(
     wanted = list(ids or project.guides.ids())
     with findings_cache(project, warnings) as cache:
         racy_world: list[bool] = []
-        world = world_key(project, racy_world)
+        world = world_key(project, racy_world, cache)
         keys, racy = {}, set()
         for guide_id in wanted:
             flag = list(racy_world)

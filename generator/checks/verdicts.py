@@ -31,7 +31,7 @@ from generator.checks import (
 )
 from generator.checks.base import parse_guide_body
 from generator.checks.citations import check_citations, citation_findings
-from generator.core.codeversion import module_version
+from generator.core.codeversion import PACKAGE, module_version
 from generator.guides.document import GuideDoc
 from generator.guides.findings import Finding
 from generator.llm.cache import set_aside
@@ -220,6 +220,19 @@ class VerdictCache:
         self._db = None
 
 
-def code_version() -> str:
-    """Return the checks' code version, part of every key."""
-    return module_version("checks")
+def code_version(cache: VerdictCache | None = None) -> str:
+    """Return the checks' code version, part of every key.
+
+    Hashing the checks' import closure parses each of its files; the result is kept in the
+    cache under the signatures of every file of the package, so it is made once per change.
+    """
+    racy: list[bool] = []
+    files = sorted(PACKAGE.rglob("*.py"))
+    key = "code-version:" + digest(signature(path, racy) for path in files)
+    stored = cache.get("findings", key) if cache is not None else None
+    if isinstance(stored, str):
+        return stored
+    version = module_version("checks")
+    if cache is not None and not racy:
+        cache.put_many("findings", [(key, version)])
+    return version

@@ -287,7 +287,7 @@ def queue_index(
     guides = project.guides
     with findings_cache(project, warnings) as cache:
         racy_world: list[bool] = []
-        world = world_key(project, racy_world)
+        world = world_key(project, racy_world, cache)
         keys: dict[str, str] = {}
         racy: set[str] = set()
         for guide_id in guides.ids():

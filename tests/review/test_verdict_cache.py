@@ -126,7 +126,7 @@ def test_the_date_and_the_checks_code_version_invalidate_the_verdict(
     import generator.checks.runner as runner
 
     monkeypatch.setattr(checks, "module_version", lambda name: "another checks version")
-    monkeypatch.setattr(runner, "code_version", lambda: "another checks version")
+    monkeypatch.setattr(runner, "code_version", lambda cache=None: "another checks version")
     assert recomputed(root, SEARCH) == 1
     assert results(root) == cold(root)
 
