@@ -97,7 +97,12 @@ def check_dated(ctx: CheckContext) -> list[Finding]:
 
 def check_guide(doc: GuideDoc, ctx: CheckContext) -> list[Finding]:
     """Run every rule over a guide document, and report a source changed since generation."""
-    findings = check_body(doc.body, ctx, evidence=doc_evidence(doc))
+    return check_body(doc.body, ctx, evidence=doc_evidence(doc)) + staleness_findings(doc, ctx)
+
+
+def staleness_findings(doc: GuideDoc, ctx: CheckContext) -> list[Finding]:
+    """Report a source changed since the guide was generated."""
+    findings: list[Finding] = []
     if doc.meta.provenance.source_hash != ctx.source.content_hash():
         findings.append(
             finding(

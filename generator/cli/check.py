@@ -37,7 +37,10 @@ def check(
         for rule in RULE_DOCS:
             click.echo(f"{rule.id:26} {rule.severity:7} [{', '.join(rule.sections)}] {rule.doc}")
         return
-    results = check_guides(ctx.project, ids, jobs=jobs)
+    warnings: list[str] = []
+    results = check_guides(ctx.project, ids, jobs=jobs, warnings=warnings)
+    for warning in warnings:
+        click.echo(f"warning: {warning}", err=True)
     if judge:
         from generator.checks import judge_guides
 

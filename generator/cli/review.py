@@ -9,7 +9,15 @@ from functools import partial
 import click
 
 from generator import review as review_mod
-from generator.checks import cached_opinions, check_context, claim_evidence, doc_evidence, marked
+from generator.checks import (
+    cached_findings,
+    cached_opinions,
+    check_context,
+    claim_evidence,
+    doc_evidence,
+    findings_cache,
+    marked,
+)
 from generator.cli.common import Context, error, fail, guide_ids, paint, pass_ctx, warn
 from generator.cli.root import cli
 from generator.core import ConfigError, PrepguideError, StorageError, plural
@@ -37,19 +45,25 @@ def _flag_text(row) -> str:
 @pass_ctx
 def review_list(ctx: Context, status: str | None, as_json: bool) -> None:
     """List guides with status, flags and finding counts."""
-    rows = review_mod.queue(ctx.project, status)
+    warnings: list[str] = []
+    rows = review_mod.queue_index(ctx.project, status, warnings)
+    for warning in warnings:
+        click.echo(f"warning: {warning}", err=True)
     if as_json:
-        click.echo(json.dumps({"guides": [row.as_json() for row in rows]}, indent=2))
+        extra = review_mod.INDEX_EXTRA
+        shown = [{key: value for key, value in row.items() if key not in extra} for row in rows]
+        click.echo(json.dumps({"guides": shown}, indent=2))
         return
-    width = max([40, *(len(row.id) for row in rows)])
+    width = max([40, *(len(row["id"]) for row in rows)])
     click.echo(f"{'ID':{width}} {'STATUS':10} {'ERR':>3} {'WARN':>4}  FLAGS")
     for row in rows:
         live = ""
-        if row.live and row.status not in ("approved", "published"):
-            live = f"  [live: {'published' if row.live.published_at else 'approved'} version]"
+        if row["live_hash"] and row["status"] not in ("approved", "published"):
+            live = f"  [live: {'published' if row['live_published'] else 'approved'} version]"
+        flags = ", ".join(row["labels"]) or "-"
         click.echo(
-            f"{row.id:{width}} {row.status:10} {row.errors:>3} {row.warnings:>4}  {_flag_text(row)}"
-            f"{live}" + (f"  ({row.problem})" if row.problem else "")
+            f"{row['id']:{width}} {row['status']:10} {row['errors']:>3} {row['warnings']:>4}  "
+            f"{flags}{live}" + (f"  ({row['problem']})" if row["problem"] else "")
         )
 
 
@@ -58,7 +72,9 @@ def review_list(ctx: Context, status: str | None, as_json: bool) -> None:
 @pass_ctx
 def review_show(ctx: Context, guide_id: str) -> None:
     """Show one guide's status, provenance, findings, evidence and text."""
-    row = review_mod.inspect(ctx.project, guide_id)
+    with findings_cache(ctx.project) as cache:
+        findings_of = partial(cached_findings, ctx.project, cache)
+        row = review_mod.inspect(ctx.project, guide_id, findings_of)
     if row.doc is None:
         fail(row.problem or f"no guide {guide_id!r}")
     made = row.doc.meta.provenance
@@ -159,15 +175,46 @@ def _apply(project, action, guide_ids, **kwargs) -> None:
 
 
 @review.command("approve")
-@click.argument(
-    "guide_ids", nargs=-1, required=True, callback=guide_ids, help="Guide ids to approve."
-)
+@click.argument("guide_ids", nargs=-1, callback=guide_ids, help="Guide ids to approve.")
 @click.option("--by", required=True, metavar="NAME", help="The reviewer.")
 @click.option("--note", default=None, help="A note kept in the audit log.")
+@click.option("--clean", is_flag=True, help="Approve every draft that has no findings at all.")
 @pass_ctx
-def review_approve(ctx: Context, guide_ids, by: str, note: str | None) -> None:
+def review_approve(ctx: Context, guide_ids, by: str, note: str | None, clean: bool) -> None:
     """Approve the exact current text of guides with no error findings."""
-    _apply(ctx.project, partial(review_mod.approve, ctx.project), guide_ids, by=by, note=note)
+    if not guide_ids and not clean:
+        fail("name the guides to approve, or pass --clean to approve every clean draft", 2)
+    project = ctx.project
+    project.guides.check_writable()  # fail before any change, not once per guide
+    repaired, problems = review_mod.repair(project)
+    for guide_id in repaired:
+        click.echo(f"{guide_id}: settled a review action an interrupted run left", err=True)
+    for problem in problems:
+        click.echo(f"warning: {problem}", err=True)
+    wanted = list(guide_ids) or project.guides.ids()
+    warnings: list[str] = []
+    with findings_cache(project, warnings) as cache:
+        outcomes, refused = review_mod.approve_many(
+            project,
+            wanted,
+            by=by,
+            note=note,
+            clean=clean,
+            findings_of=partial(cached_findings, project, cache),
+        )
+    for warning in warnings:
+        click.echo(f"warning: {warning}", err=True)
+    for exc in refused:
+        click.echo(f"refused: {exc}", err=True)
+    for outcome in outcomes:
+        click.echo(
+            f"{outcome.guide_id}: {outcome.from_state} -> {outcome.to_state} "
+            f"({outcome.content_hash[:12]})"
+        )
+    if clean:
+        click.echo(f"approved {len(outcomes)} clean draft(s)")
+    if refused:
+        sys.exit(1)
 
 
 @review.command("reject")

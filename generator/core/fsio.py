@@ -159,3 +159,60 @@ def remove_orphaned_temp_files(folder: Path) -> list[Path]:
             path.unlink(missing_ok=True)
             removed.append(path)
     return removed
+
+
+def atomic_write_all(items: list[tuple[Path, bytes]]) -> None:
+    """Like atomic_write_many for any number of files: each temporary is closed once written.
+
+    One file is fsynced; more are flushed with one syncfs (else one fsync each) before the
+    renames, which are flushed again before returning, so the new names are durable too.
+    """
+    if not items:
+        return
+    if len(items) == 1:
+        path, data = items[0]
+        atomic_write_bytes(path, data)
+        _sync_folder(path.parent)
+        return
+    if not _SYNCFS:
+        _SYNCFS.append(_load_syncfs())
+    staged: list[tuple[str, Path]] = []
+    try:
+        for path, data in items:
+            fd, tmp = _write_temp(path, data)
+            staged.append((tmp, path))
+            try:
+                if _SYNCFS[0] is None:
+                    os.fsync(fd)
+            finally:
+                os.close(fd)
+        _flush_folders({path.parent for _, path in staged})
+        for tmp, path in staged:
+            os.replace(tmp, path)
+    except BaseException:
+        for tmp, _ in staged:
+            Path(tmp).unlink(missing_ok=True)
+        raise
+    _flush_folders({path.parent for _, path in staged})
+
+
+def _sync_folder(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _flush_folders(folders: set[Path]) -> None:
+    """Flush the file systems of these folders (syncfs), else fsync each folder."""
+    fds = [os.open(folder, os.O_RDONLY) for folder in sorted(folders)]
+    try:
+        if _SYNCFS and _SYNCFS[0] is not None:
+            _flush_to_disk(fds)
+        else:
+            for fd in fds:
+                os.fsync(fd)
+    finally:
+        for fd in fds:
+            os.close(fd)

@@ -260,6 +260,21 @@ class GuideStore:
                 atomic_write_text(revision.path, text)
             return revision
 
+    def plan_revision(
+        self, guide_id: str, text: str, content_hash: str
+    ) -> tuple[Revision, list[tuple[Path, bytes]]]:
+        """Return the revision that keeps text and the write it needs (none if already kept).
+
+        Hold history_lock until the write is done, so that no other run takes its number.
+        """
+        kept = self.revisions(guide_id)
+        digest = content_hash[:12]
+        for revision in kept:
+            if revision.digest == digest:
+                return revision, []
+        revision = self._next_revision(guide_id, kept, digest)
+        return revision, [(revision.path, text.encode("utf-8"))]
+
     def _next_revision(self, guide_id: str, kept: list[Revision], digest: str) -> Revision:
         seq = (kept[-1].seq + 1) if kept else 1
         stamp = now().strftime("%Y%m%dT%H%M%SZ")

@@ -2,6 +2,7 @@
 
 from generator.review.diffs import Diff, diff_previous, diff_published
 from generator.review.queue import (
+    INDEX_EXTRA,
     STATUSES,
     WITHDRAW_REASONS,
     GuideFlags,
@@ -13,11 +14,13 @@ from generator.review.queue import (
     live_version,
     log,
     queue,
+    queue_index,
 )
 from generator.review.state import LiveRecord, ReviewState, read_state, repair
 from generator.review.transitions import (
     Outcome,
     approve,
+    approve_many,
     mark_published,
     normalize_reason,
     record_revision,
@@ -26,6 +29,7 @@ from generator.review.transitions import (
 )
 
 __all__ = [
+    "INDEX_EXTRA",
     "STATUSES",
     "WITHDRAW_REASONS",
     "Diff",
@@ -36,6 +40,7 @@ __all__ = [
     "Outcome",
     "ReviewState",
     "approve",
+    "approve_many",
     "audit_log",
     "diff_previous",
     "diff_published",
@@ -46,6 +51,7 @@ __all__ = [
     "mark_published",
     "normalize_reason",
     "queue",
+    "queue_index",
     "read_state",
     "record_revision",
     "reject",

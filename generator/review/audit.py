@@ -53,9 +53,17 @@ def _valid(line: bytes) -> bool:
 
 def append(path: Path, entry: AuditEntry) -> GuideError | None:
     """Append one entry as a single locked, fsynced line; return a warning if a tear was cut."""
-    line = json.dumps(entry.model_dump(mode="json"), ensure_ascii=False).encode("utf-8")
+    return append_many(path, [entry])
+
+
+def append_many(path: Path, entries: list[AuditEntry]) -> GuideError | None:
+    """Append entries, one line each, with one write and one fsync (a group's commit point)."""
+    lines = [
+        json.dumps(entry.model_dump(mode="json"), ensure_ascii=False).encode("utf-8")
+        for entry in entries
+    ]
     with storage(path):
-        torn = journal.append(path, [line], _valid)
+        torn = journal.append(path, lines, _valid)
     return GuideError(torn.message, path=path, rule="audit.torn") if torn else None
 
 
@@ -167,3 +175,24 @@ def approved(path: Path, guide_id: str, content_hash: str, actor: str) -> bool:
 
 
 _APPROVALS: dict[str, object] = {}
+
+
+def committed(path: Path, txns: set[str]) -> set[str]:
+    """Return which of these transactions a complete line of the log commits (one read)."""
+    if not txns:
+        return set()
+    try:
+        raw = _read_log(path)
+    except GuideError:
+        return set()
+    found: set[str] = set()
+    for line in raw.split(b"\n"):
+        if b'"txn"' not in line:
+            continue
+        try:
+            txn = AuditEntry.model_validate_json(line).txn
+        except ValidationError:
+            continue
+        if txn in txns:
+            found.add(txn)
+    return found

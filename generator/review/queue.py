@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 
 from generator.checks import check_guide
-from generator.checks.runner import check_context
+from generator.checks.runner import check_context, findings_cache, world_key
+from generator.checks.verdicts import digest, signature
 from generator.core.errors import GuideError, PrepguideError, ReviewError
 from generator.guides.document import GuideDoc, parse
 from generator.guides.findings import Finding, count
@@ -166,8 +168,15 @@ def _unreadable(project: Project, guide_id: str, problem: str) -> GuideReview:
     )
 
 
-def inspect(project: Project, guide_id: str) -> GuideReview:
-    """Return a guide's status, flags and findings, as a review action would see it; no writes."""
+def inspect(
+    project: Project,
+    guide_id: str,
+    findings_of: Callable[[GuideDoc, Source], list[Finding]] | None = None,
+) -> GuideReview:
+    """Return a guide's status, flags and findings, as a review action would see it; no writes.
+
+    findings_of computes a guide's findings (default: run every check).
+    """
     try:
         text = project.guides.read_text(guide_id)
         stored = read_state(project, guide_id)
@@ -199,7 +208,12 @@ def inspect(project: Project, guide_id: str) -> GuideReview:
         )
     state = current_state(guide_id, doc, stored)
     source = project.source(doc.meta.source)
-    findings = check_guide(doc, check_context(project, source)) if source else []
+    if source is None:
+        findings = []
+    elif findings_of is not None:
+        findings = findings_of(doc, source)
+    else:
+        findings = check_guide(doc, check_context(project, source))
     problem = None if source else "no valid source record; run `prepguide sources check`"
     live_failures = _live_failures(project, guide_id, state, doc, findings)
     flags = replace(
@@ -248,8 +262,73 @@ def _live_failures(
 
 def queue(project: Project, status: str | None = None) -> list[GuideReview]:
     """Return every guide for review, optionally only those in one status."""
-    rows = [inspect(project, guide_id) for guide_id in project.guides.ids()]
+    with findings_cache(project) as cache:
+
+        def findings_of(doc: GuideDoc, source: Source) -> list[Finding]:
+            return cache.check(doc, check_context(project, source))
+
+        rows = [inspect(project, guide_id, findings_of) for guide_id in project.guides.ids()]
     return [row for row in rows if status is None or row.status == status]
+
+
+# What the index keeps of a guide beyond GuideReview.as_json().
+INDEX_EXTRA = ("labels", "title", "company", "topics", "rules")
+
+
+def index_row(row: GuideReview) -> dict:
+    """Return what the queue shows of a guide, as the index keeps it."""
+    doc = row.doc
+    return {
+        **row.as_json(),
+        "labels": row.flags.labels(),
+        "title": doc.meta.title if doc else None,
+        "company": doc.meta.company if doc else None,
+        "topics": sorted(row.source.tags) if row.source else [],
+        "rules": sorted({f.rule for f in row.findings}),
+    }
+
+
+def queue_index(
+    project: Project, status: str | None = None, warnings: list[str] | None = None
+) -> list[dict]:
+    """Return every guide's queue row (index_row), reading only guides whose files changed.
+
+    A row is kept in the verdict cache under the signatures of the guide's working file, its
+    review state and pending files, and of every record, the ledger and the settings, with the
+    checks' code version and the date (checks.runner.world_key).
+    """
+    guides = project.guides
+    with findings_cache(project, warnings) as cache:
+        racy_world: list[bool] = []
+        world = world_key(project, racy_world, cache)
+        keys: dict[str, str] = {}
+        racy: set[str] = set()
+        for guide_id in guides.ids():
+            flag = list(racy_world)
+            parts = [world, guide_id, signature(guides.path(guide_id), flag)]
+            parts += [signature(guides.review_path(guide_id), flag)]
+            parts += [signature(guides.pending_path(guide_id), flag)]
+            keys[guide_id] = digest(parts)
+            if flag:
+                racy.add(guide_id)
+        known = cache.get_many("queue", list(keys.values()))
+
+        def findings_of(doc: GuideDoc, source: Source) -> list[Finding]:
+            return cache.check(doc, check_context(project, source))
+
+        rows: list[dict] = []
+        fresh: list[tuple[str, object]] = []
+        for guide_id, key in keys.items():
+            row = known.get(key)
+            if not isinstance(row, dict) or row.get("id") != guide_id:
+                reviewed = inspect(project, guide_id, findings_of)
+                row = index_row(reviewed)
+                if reviewed.status != "unreadable" and guide_id not in racy:
+                    fresh.append((key, row))
+            rows.append(row)
+        cache.put_many("queue", fresh)
+        cache.keep_only("queue", set(keys.values()))
+    return [row for row in rows if status is None or row["status"] == status]
 
 
 def read_revision(path, guide_id: str) -> GuideDoc:

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+import resource
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 
 from generator.checks import check_guide, has_errors, verdict_key
 from generator.checks.runner import check_context
 from generator.core.clock import iso, now
-from generator.core.errors import ReviewError
+from generator.core.errors import PrepguideError, ReviewError, StorageError
 from generator.core.names import plural
-from generator.guides.document import GuideDoc
-from generator.guides.findings import count
+from generator.guides.document import GuideDoc, parse
+from generator.guides.findings import Finding, count
 from generator.guides.project import Project
 from generator.review import audit
 from generator.review.queue import (
@@ -21,7 +22,22 @@ from generator.review.queue import (
     read_current,
     read_revision,
 )
-from generator.review.state import LiveRecord, ReviewState, commit, read_state, recover
+from generator.review.state import (
+    Change,
+    LiveRecord,
+    ReviewState,
+    commit,
+    commit_group,
+    file_signature,
+    read_state,
+    recover,
+)
+from generator.sources.records import Source
+
+# Guides per group commit: each holds its lock's descriptor open until the group is done.
+GROUP_SIZE = 2000
+# Compute a guide's findings against its record (the checks, or the verdict cache's).
+FindingsOf = Callable[[GuideDoc, Source], list[Finding]]
 
 
 @dataclass(frozen=True)
@@ -35,8 +51,7 @@ class Outcome:
     content_hash: str
 
 
-def _transition(
-    project: Project,
+def _entry(
     doc: GuideDoc | None,
     state: ReviewState,
     *,
@@ -46,10 +61,10 @@ def _transition(
     content_hash: str | None,
     note: str | None = None,
     to_state: str | None = None,
-) -> None:
-    """Commit a new state together with its audit line (see generator.review.state)."""
+) -> audit.AuditEntry:
+    """Return the audit line of a transition to state."""
     made = doc.meta.provenance if doc else None
-    entry = audit.AuditEntry(
+    return audit.AuditEntry(
         time=iso(now()),
         actor=actor,
         action=action,
@@ -63,7 +78,17 @@ def _transition(
         prompt_hash=made.prompt_hash if made else None,
         source_hash=made.source_hash if made else None,
     )
-    commit(project, state, entry)
+
+
+def _transition(project: Project, doc: GuideDoc | None, state: ReviewState, **how) -> None:
+    """Commit a new state together with its audit line (see generator.review.state)."""
+    commit(project, state, _entry(doc, state, **how))
+
+
+def group_size() -> int:
+    """Return how many guides one group may lock at once, within the descriptor limit."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return max(16, min(GROUP_SIZE, soft - 256))
 
 
 def _sync(project: Project, guide_id: str, text: str, doc: GuideDoc) -> ReviewState:
@@ -128,6 +153,7 @@ def approve(
     by: str,
     note: str | None = None,
     expected_hash: str | None = None,
+    findings_of: FindingsOf | None = None,
 ) -> Outcome:
     """Approve the exact current text; refuse while checks report errors or if already done."""
     by = _name(by, "reviewer name (--by)", guide_id)
@@ -154,7 +180,7 @@ def approve(
                 "review.source",
             )
         context = check_context(project, source)
-        findings = check_guide(doc, context)
+        findings = findings_of(doc, source) if findings_of else check_guide(doc, context)
         if has_errors(findings):
             reasons = "; ".join(
                 f"{f.rule} [{f.section}]: {f.message}" for f in findings if f.severity == "error"
@@ -320,6 +346,9 @@ def mark_published(
 
     docs may hold live texts already read; others are read from their revision.
     """
+    if len(guide_ids) > 1:
+        mark_published_many(project, guide_ids, actor, docs=docs)
+        return
     project.guides.check_writable()
     for guide_id in guide_ids:
         with project.guides.review_lock(guide_id):
@@ -356,3 +385,218 @@ def mark_published(
                 if current
                 else f"live version published; the current text is {state.status}",
             )
+
+
+def _plan_approval(
+    project: Project,
+    guide_id: str,
+    *,
+    by: str,
+    note: str | None,
+    findings_of: FindingsOf,
+    clean: bool,
+) -> tuple[Change, Outcome] | None:
+    """Plan one guide's approval in a group (under its lock); None: --clean passes it over."""
+    recover(project, guide_id)
+    path = project.guides.path(guide_id)
+    signature = file_signature(path)
+    text, doc = read_current(project, guide_id)
+    stored = read_state(project, guide_id)
+    state = current_state(guide_id, doc, stored)
+    if clean and state.status != "draft":
+        return None
+    if state.status in ("approved", "published"):
+        raise _refuse(
+            guide_id,
+            f"already {state.status}: approved by {state.by} at {state.at}; nothing to do",
+            "review.already",
+        )
+    if state.status == "rejected":
+        raise _refuse(
+            guide_id,
+            f"this exact text was rejected by {state.by} at {state.at} ({state.note}); "
+            "edit or regenerate it, then review it again",
+            "review.rejected",
+        )
+    source = project.source(doc.meta.source)
+    if source is None:
+        raise _refuse(
+            guide_id,
+            "no valid source record to check against; run `prepguide sources check`",
+            "review.source",
+        )
+    findings = findings_of(doc, source)
+    if clean and findings:
+        return None
+    if has_errors(findings):
+        reasons = "; ".join(
+            f"{f.rule} [{f.section}]: {f.message}" for f in findings if f.severity == "error"
+        )
+        raise _refuse(
+            guide_id,
+            f"cannot approve while checks report {count(findings, 'error')} error(s): {reasons}",
+            "review.findings",
+        )
+    revision, before = project.guides.plan_revision(guide_id, text, doc.content_hash)
+    steps = []
+    if state is not stored:  # a new text: kept and recorded as a draft first (see _sync)
+        actor = "editor (hand edit)" if doc.edited else f"generator ({doc.meta.provenance.backend})"
+        revise_note = None if doc.edited else f"generated at {doc.meta.provenance.generated_at}"
+        if stored is not None and stored.live and stored.live.content_hash != doc.content_hash:
+            revise_note = (
+                "edited after approval; the approved version stays live until this text is approved"
+            )
+        steps.append(
+            (
+                state,
+                _entry(
+                    doc,
+                    state,
+                    actor=actor,
+                    action="revise",
+                    from_state=stored.status if stored else None,
+                    content_hash=doc.content_hash,
+                    note=revise_note,
+                ),
+            )
+        )
+    at = iso(now())
+    live = LiveRecord(
+        content_hash=doc.content_hash,
+        revision=revision.name,
+        approved_by=by,
+        approved_at=at,
+        note=note,
+        checks_key=verdict_key(doc, check_context(project, source)),
+        record_hash=source.content_hash(),
+    )
+    updated = state.model_copy(
+        update={"status": "approved", "by": by, "at": at, "note": note, "live": live}
+    )
+    entry = _entry(
+        doc,
+        updated,
+        actor=by,
+        action="approve",
+        from_state=state.status,
+        content_hash=doc.content_hash,
+        note=note,
+    )
+    steps.append((updated, entry))
+    change = Change(steps=steps, before=before, doc=doc, signature=signature)
+    return change, Outcome(guide_id, "approve", state.status, "approved", doc.content_hash)
+
+
+def approve_many(
+    project: Project,
+    guide_ids: list[str],
+    *,
+    by: str,
+    note: str | None = None,
+    clean: bool = False,
+    findings_of: FindingsOf | None = None,
+) -> tuple[list[Outcome], list[PrepguideError]]:
+    """Approve many guides as group commits: each bound to its text, audited one by one.
+
+    clean: approve only the drafts with no findings at all, and pass the others over.
+    Return the approvals and the refusals; a StorageError stops the run.
+    """
+    project.guides.check_writable()
+    if not guide_ids:
+        return [], []
+    by = _name(by, "reviewer name (--by)", guide_ids[0])
+
+    def default(doc: GuideDoc, source: Source) -> list[Finding]:
+        return check_guide(doc, check_context(project, source))
+
+    judge = findings_of or default
+    outcomes: list[Outcome] = []
+    refused: list[PrepguideError] = []
+    ordered = sorted(set(guide_ids))
+    size = group_size()
+    for start in range(0, len(ordered), size):
+        changes: list[Change] = []
+        with ExitStack() as locks, project.guides.history_lock():
+            for guide_id in ordered[start : start + size]:
+                locks.enter_context(project.guides.review_lock(guide_id))
+                try:
+                    planned = _plan_approval(
+                        project, guide_id, by=by, note=note, findings_of=judge, clean=clean
+                    )
+                except StorageError:
+                    raise
+                except PrepguideError as exc:
+                    refused.append(exc)
+                    continue
+                if planned is not None:
+                    changes.append(planned[0])
+                    outcomes.append(planned[1])
+            commit_group(project, changes)
+    order = {guide_id: n for n, guide_id in enumerate(guide_ids)}
+    outcomes.sort(key=lambda o: order.get(o.guide_id, 0))
+    return outcomes, refused
+
+
+def mark_published_many(
+    project: Project,
+    guide_ids: list[str],
+    actor: str = "prepguide publish",
+    *,
+    docs: dict[str, GuideDoc] | None = None,
+) -> None:
+    """Record that a publish run put these live versions on the site, as group commits."""
+    project.guides.check_writable()
+    size = group_size()
+    ordered = sorted(set(guide_ids))
+    for start in range(0, len(ordered), size):
+        changes: list[Change] = []
+        with ExitStack() as locks:
+            for guide_id in ordered[start : start + size]:
+                locks.enter_context(project.guides.review_lock(guide_id))
+                change = _plan_publication(project, guide_id, actor, docs)
+                if change is not None:
+                    changes.append(change)
+            commit_group(project, changes)
+
+
+def _plan_publication(
+    project: Project, guide_id: str, actor: str, docs: dict[str, GuideDoc] | None
+) -> Change | None:
+    recover(project, guide_id)
+    state = read_state(project, guide_id)
+    if state is None or state.live is None:
+        raise _refuse(guide_id, "has no live version to publish", "review.transition")
+    if state.live.published_at:
+        return None
+    live = state.live.model_copy(update={"published_at": iso(now())})
+    current = state.status == "approved" and state.content_hash == live.content_hash
+    updated = state.model_copy(
+        update={
+            "live": live,
+            "status": "published" if current else state.status,
+            "first_published": state.first_published or now().date(),
+        }
+    )
+    doc = (docs or {}).get(guide_id)
+    if doc is None or doc.content_hash != live.content_hash:
+        doc = read_revision(project.guides.history_dir(guide_id) / live.revision, guide_id)
+    # The working file gets the status in its front matter while it holds the live text.
+    path = project.guides.path(guide_id)
+    signature = file_signature(path)
+    working = None
+    if current and signature is not None:
+        try:
+            working = parse(path.read_text(encoding="utf-8"), str(path))
+        except (OSError, UnicodeDecodeError, PrepguideError):
+            working = None
+    entry = _entry(
+        doc,
+        updated,
+        actor=actor,
+        action="publish",
+        from_state="approved",
+        to_state="published",
+        content_hash=live.content_hash,
+        note=None if current else f"live version published; the current text is {state.status}",
+    )
+    return Change(steps=[(updated, entry)], doc=working, signature=signature)

@@ -115,18 +115,9 @@ def imperative(sentence: str) -> str:
     return "Measure " + sentence[0].lower() + sentence[1:]
 
 
-def make_workspace(root: Path, count: int) -> None:
-    """Write sources, guides, revisions and approved review state for count guides."""
+def write_records(root: Path, count: int) -> random.Random:
+    """Write count varied source records under root/sources; return the generator drawn from."""
     import yaml
-
-    from generator import review
-    from generator.core.errors import ReviewError
-    from generator.core.fsio import sha256_text
-    from generator.guides.compose import compose_body
-    from generator.guides.document import GuideDoc, GuideMeta, Provenance
-    from generator.guides.project import Project
-    from generator.guides.schema import Draft, ReportedStatement
-    from generator.site import publish
 
     rng = random.Random(7)
     shutil.copytree(REPO / "prompts", root / "prompts")
@@ -151,6 +142,21 @@ def make_workspace(root: Path, count: int) -> None:
         }
         text = yaml.safe_dump(data, sort_keys=False)
         (root / "sources" / f"guide-{i:05d}.yaml").write_text(text, encoding="utf-8")
+    return rng
+
+
+def make_workspace(root: Path, count: int) -> None:
+    """Write sources, guides, revisions and approved review state for count guides."""
+    from generator import review
+    from generator.core.errors import ReviewError
+    from generator.core.fsio import sha256_text
+    from generator.guides.compose import compose_body
+    from generator.guides.document import GuideDoc, GuideMeta, Provenance
+    from generator.guides.project import Project
+    from generator.guides.schema import Draft, ReportedStatement
+    from generator.site import publish
+
+    rng = write_records(root, count)
     project = Project(root)
     site = project.settings.site.name
     for source in project.sources.sources:

@@ -102,7 +102,7 @@ def test_minus_h_is_help_everywhere(words: tuple[str, ...]) -> None:
 
 def test_arguments_are_explained_in_the_help_page() -> None:
     page = run_cli("review", "approve", "-h").stdout
-    assert re.search(r"GUIDE_IDS\.\.\.\s+Guide ids to approve\.", page)
+    assert re.search(r"\[?GUIDE_IDS\]?\.\.\.\s+Guide ids to approve\.", page)
 
 
 def test_a_top_level_typo_gets_a_suggestion_as_a_subcommand_typo_does() -> None:

@@ -478,3 +478,65 @@ def test_i14_review_list_columns_line_up_with_long_ids(ws: Path) -> None:
     lines = cli(ws, "review", "list").stdout.splitlines()
     starts = {line.index(" draft ") for line in lines[1:]}
     assert starts == {lines[0].index(" STATUS ")}, lines
+
+
+def killed_at_step(number: int, action) -> bool:
+    """Run action in a forked child that SIGKILLs itself at its Nth write, rename, unlink,
+    truncation or fsync (every step of a group commit); True if it did."""
+    pid = os.fork()
+    if pid == 0:  # the child never returns to pytest
+        calls = [0]
+
+        def counted(real):
+            def call(*args, **kwargs):
+                calls[0] += 1
+                if calls[0] == number:
+                    os.kill(os.getpid(), signal.SIGKILL)
+                return real(*args, **kwargs)
+
+            return call
+
+        for name in ("write", "replace", "rename", "unlink", "ftruncate", "fsync"):
+            setattr(os, name, counted(getattr(os, name)))
+        try:
+            action()
+        finally:
+            os._exit(0)
+    _, status = os.waitpid(pid, 0)
+    return os.WIFSIGNALED(status)
+
+
+def test_a1_a_kill_at_every_step_of_a_group_commit_leaves_each_guide_before_or_after(
+    tmp_path: Path,
+) -> None:
+    """Kill a bulk approval and a bulk publication at each step; every guide stays whole."""
+    import shutil
+
+    base = tmp_path / "base"
+    ids = many_guides(base)
+    groups = {
+        "approve": lambda p: review.approve_many(p, ids, by="alice"),
+        "publish": lambda p: review.mark_published(p, ids),
+    }
+    points = 0
+    for action, run_group in groups.items():
+        for number in range(1, 400):
+            root = tmp_path / f"{action}-{number}"
+            shutil.copytree(base, root, symlinks=True)
+            if not killed_at_step(number, partial(run_group, Project(root))):
+                break
+            points += 1
+            assert_state_matches_audit(root, ids)
+            assert review.repair(Project(root))[1] == []
+            assert_state_matches_audit(root, ids)
+            run_group(Project(root))  # the rerun finishes the rest
+            assert_state_matches_audit(root, ids)
+            assert_repaired(root, ids)
+            statuses = {review.read_state(Project(root), g).status for g in ids}
+            assert statuses == {TO_STATE[action]}, (action, number, statuses)
+            shutil.rmtree(root)
+        else:
+            pytest.fail(f"{action} was still being killed after 400 steps")
+        run_group(Project(base))
+    print(f"killed at {points} steps of two group commits")
+    assert points >= 20
