@@ -160,6 +160,19 @@ def superlative(token: str) -> bool:
     return False
 
 
+SEQUENCE_AFTER = frozenset(["then", "next", "later", "afterwards", "second", "finally"])
+
+
+def in_sequence(tokens: list[str] | tuple[str, ...], at: int) -> bool:
+    """Return True when "first" orders steps ("first calling …, then …"), not a superlative."""
+    if tokens[at].casefold() != "first":
+        return False
+    if at and tokens[at - 1].casefold() in ("the", "its", "their", "a", "his", "her"):
+        return False  # "the first company to …"
+    later = [t.casefold() for t in tokens[at + 1 :]]
+    return bool(later) and (later[0].endswith("ing") or any(t in SEQUENCE_AFTER for t in later))
+
+
 # A cause credited in a claim ("thanks to Redis") needs a cause stated in its evidence.
 CAUSE = re.compile(
     r"(?i)\b(?:thanks\s+to|because\s+of|due\s+to|owing\s+to|powered\s+by|enabled\s+by"

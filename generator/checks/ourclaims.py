@@ -20,6 +20,7 @@ from generator.checks.grounding import (
     MONTHS_DAYS,
     OUTCOME_NOUNS,
     company_pattern,
+    in_sequence,
     superlative,
 )
 from generator.checks.grounding import _dates as record_dates
@@ -134,11 +135,11 @@ def _problems(claim: str, ctx: CheckContext, shared) -> list[tuple[str, str, str
             continue
         if key not in vocabulary and stem(name) not in vocabulary:
             out.append((TERM, name, f"{name!r} is not named in the record"))
-    for token in tokens:
+    for at, token in enumerate(tokens):
         lowered = token.casefold()
         if lowered in SWEEPING and lowered not in vocabulary and stem(lowered) not in vocabulary:
             out.append((POLARITY, token, f"{token!r} is not in the record"))
-        if superlative(token) and stem(lowered) not in vocabulary:
+        if superlative(token) and stem(lowered) not in vocabulary and not in_sequence(tokens, at):
             out.append((CLAIM, token, f"superlative {token!r} is not in the record"))
         elif stem(token) in OUTCOME_NOUNS and stem(token) not in vocabulary:
             out.append((CLAIM, token, f"outcome {token!r} is not in the record"))

@@ -80,6 +80,18 @@ NOT_IMPERATIVE = frozenset(
 )
 
 
+def in_order(ours: tuple[str, ...], theirs: tuple[str, ...]) -> int:
+    """Return how many stems two stem sequences share in the same order (their LCS length)."""
+    row = [0] * (len(theirs) + 1)
+    for stem_ in ours:
+        last = 0
+        for at, other in enumerate(theirs, 1):
+            here = row[at]
+            row[at] = last + 1 if stem_ == other else max(row[at], row[at - 1])
+            last = here
+    return row[-1]
+
+
 def copy_sources(index: RecordIndex) -> tuple[tuple[frozenset[str], str, str], ...]:
     """Return each record sentence's stems, its long normalised text (or "") and its text."""
     return tuple(
@@ -102,18 +114,29 @@ def copied(
     text = QUOTED.sub(" ", sentence) if '"' in sentence or "“" in sentence else sentence
     if len(words(text)) < COPY_TOKENS:
         return None  # too short to copy (and with a word, its stems are not empty)
-    tokens = set(stems(text))
+    sequence = stems(text)
+    tokens = set(sequence)
     if sources is None:
         sources = copy_sources(record_index(ctx.source))
     norm = normalize(text).rstrip(".!? ")
     need = COPY_SHARE * len(tokens)
     overlaps = every is None or len(tokens & every) >= need
     for all_stems, long_norm, source in sources:
-        shared = len(tokens & all_stems)
-        if (overlaps and shared >= need) or (long_norm and long_norm in norm):
+        if long_norm and long_norm in norm:
             return source
-        if len(all_stems) >= COPY_TOKENS and shared >= COPY_SHARE * len(all_stems):
-            return source  # the record sentence with words of ours slipped in
+        shared = len(tokens & all_stems)
+        ours = overlaps and shared >= need
+        theirs = len(all_stems) >= COPY_TOKENS and shared >= COPY_SHARE * len(all_stems)
+        if not (ours or theirs):
+            continue
+        # Shared words copy only when they keep the record's order: a step that reuses the
+        # record's terms in a sentence of its own is ours.
+        their = stems(source)
+        kept = in_order(sequence, their)
+        if (ours and kept >= COPY_SHARE * len(sequence)) or (
+            theirs and kept >= COPY_SHARE * len(their)
+        ):
+            return source
     return None
 
 

@@ -128,6 +128,98 @@ IMPERATIVES = frozenset(
         "prioritize",
         "skip",
         "stop",
+        # more verbs a practice step starts with
+        "compute",
+        "calculate",
+        "define",
+        "serve",
+        "replay",
+        "normalise",
+        "normalize",
+        "extend",
+        "store",
+        "configure",
+        "generate",
+        "inject",
+        "remove",
+        "strip",
+        "route",
+        "send",
+        "fetch",
+        "tune",
+        "plot",
+        "chart",
+        "swap",
+        "replace",
+        "enable",
+        "disable",
+        "install",
+        "call",
+        "wire",
+        "encode",
+        "compress",
+        "inspect",
+        "count",
+        "aggregate",
+        "merge",
+        "filter",
+        "group",
+        "classify",
+        "predict",
+        "fit",
+        "validate",
+        "verify",
+        "retry",
+        "throttle",
+        "drop",
+        "delete",
+        "insert",
+        "migrate",
+        "restart",
+        "kill",
+        "pause",
+        "resume",
+        "restore",
+        "compile",
+        "bundle",
+        "upgrade",
+        "populate",
+        "import",
+        "export",
+        "parse",
+        "render",
+        "draw",
+        "tabulate",
+        "put",
+        "pair",
+        "assign",
+        "reserve",
+        "emit",
+        "enforce",
+        "downsample",
+        "vary",
+        "mark",
+        "close",
+        "reconcile",
+        "rate-limit",
+        "stream",
+        "query",
+        "index",
+        "score",
+        "trace",
+        "sample",
+        "model",
+        "simulate",
+        "load",
+        "shard",
+        "partition",
+        "cache",
+        "batch",
+        "rotate",
+        "isolate",
+        "roll",
+        "alert",
+        "halt",
         # base verbs that end in -ed, so that a past-form test cannot take them for one
         "embed",
         "shed",
@@ -290,4 +382,18 @@ def is_instruction(sentence: str) -> bool:
         return False
     if tokens[0] in IMPERATIVES or any(t in READER_WORDS for t in tokens):
         return True
-    return len(tokens) > 1 and tokens[0] in ("first", "then", "next", "finally", "now")
+    if len(tokens) > 1 and tokens[0] in SEQUENCE:
+        return True
+    lead = LEAD_PHRASE.match(sentence)
+    if lead is None:
+        return False
+    after = [t.casefold() for t in words(sentence[lead.end() :])[:1]]
+    return bool(after) and after[0] in IMPERATIVES
+
+
+SEQUENCE = frozenset(["first", "then", "next", "finally", "now", "afterwards", "also"])
+# A lead-in before an instruction's verb: "For each setting, record …", "Finally, add …".
+LEAD_PHRASE = re.compile(
+    r"(?i)\A\W*(?:(?:first|then|next|finally|afterwards|also|now)\b|(?:for|on|in|with|using"
+    r"|after|before|once|at|across|within|from|during|given|to)\b[^,;:.]{1,80}),\s+"
+)

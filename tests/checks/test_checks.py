@@ -6,7 +6,7 @@ from dataclasses import replace
 from datetime import date
 
 import pytest
-from checkhelp import REPORTED, STEPS, body, context, findings, rules, source, view
+from checkhelp import CASE_STUDY, REPORTED, STEPS, body, context, findings, rules, source, view
 
 from generator.checks import check_guide, has_errors
 from generator.core.codeversion import import_closure
@@ -339,6 +339,31 @@ def test_a_record_sentence_with_our_words_slipped_in_is_still_a_copy() -> None:
 def test_our_sentence_naming_a_few_record_words_is_ours() -> None:
     ours = "Ask what replacing separate prediction systems cost the teams that owned them."
     assert "ours.copied" not in rules(body(interpretation=ours))
+
+
+def test_a_step_reusing_record_words_in_its_own_order_is_ours() -> None:
+    step = "Use 5D parallelism and custom low-precision kernels to double training efficiency."
+    assert "ours.copied" not in rules(body(steps=[*STEPS, step]))
+    kept = "Custom low-precision kernels and 5D parallelism doubled training efficiency."
+    assert "ours.copied" in rules(body(steps=[*STEPS, kept]))
+
+
+def test_first_that_orders_the_steps_of_an_instruction_is_not_a_superlative() -> None:
+    ordered = (
+        "Deploy a toy ranker, first scoring with a linear model and then with a GEM-style model."
+    )
+    assert "grounding.claim" not in rules(body(case_study=f"{ordered} {CASE_STUDY}"))
+    boast = "Explain how GEM became the first ranker of its kind at Meta."
+    assert "grounding.claim" in rules(body(case_study=f"{boast} {CASE_STUDY}"))
+
+
+def test_a_number_word_in_an_instruction_led_in_by_a_phrase_is_ours() -> None:
+    led = "On a laptop, train a small GEM-style model for five epochs."
+    verb = "Serve two small models, each calling GEM's public ranking layer."
+    for sentence in (led, verb):
+        assert "figures.attributed" not in rules(body(case_study=f"{sentence} {CASE_STUDY}"))
+    claim = "GEM was trained for five epochs."
+    assert "figures.attributed" in rules(body(case_study=f"{claim} {CASE_STUDY}"))
 
 
 # --- citations -------------------------------------------------------------------------------
