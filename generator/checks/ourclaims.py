@@ -14,17 +14,16 @@ import re
 
 from generator.checks.analysis import analysis
 from generator.checks.base import CheckContext, ParsedGuide, finding, quote
-from generator.checks.grounding import (
+from generator.checks.claimnames import company_pattern, proper_nouns
+from generator.checks.claimwords import (
     CAUSE,
     KIND_PHRASE,
     MONTHS_DAYS,
     OUTCOME_NOUNS,
-    company_pattern,
     in_sequence,
     superlative,
 )
 from generator.checks.grounding import _dates as record_dates
-from generator.checks.grounding import _proper_nouns as proper_nouns
 from generator.checks.lexicon import KNOWN_COMPANIES
 from generator.checks.quoting import QUOTED, normalize
 from generator.checks.shifts import FIXES as SHIFT_FIXES
