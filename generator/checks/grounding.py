@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from generator.checks.accounts import FIXES as ACCOUNT_FIXES
+from generator.checks.accounts import account_shifts
 from generator.checks.base import (
     CheckContext,
     Evidence,
@@ -262,6 +264,7 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
         else:
             named.append((text, phrase))
     problems += [Problem(*p) for p in shifts(claim, unit.text, _dates(ctx))]
+    problems += [Problem(*p) for p in account_shifts(claim, unit.text)]
     problems += [Problem(*p) for p in borrowed(claim, unit, index, own_stems)]
     problems += [Problem(*p) for p in misplaced(claim, unit, named, own_stems)]
     if result:
@@ -465,6 +468,7 @@ FIXES = {
     "grounding.joined": "report each source sentence separately; do not credit one sentence's "
     "result to another's subject",
     **SHIFT_FIXES,
+    **ACCOUNT_FIXES,
 }
 
 

@@ -10,11 +10,12 @@ from generator.checks.lexicon import TECH_TERMS_TUPLE
 from generator.checks.text import record_index, words
 
 DOCUMENT = re.compile(
-    r"\b(?:the|this|that)\s+(?:original\s+|source\s+)?(?:article|write-?up|blog\s+post|post"
-    r"|paper|source|authors?)\b|\baccording\s+to\b",
+    r"\b(?:the|this|that)\s+(?:original\s+|source\s+|engineering\s+)?(?:article|write-?up"
+    r"|blog\s+post|post|paper|source|authors?|account|story|piece)\b|\baccording\s+to\b",
     re.IGNORECASE,
 )
 DOCUMENT_HINTS = ("according", "article", "write", "post", "paper", "source", "author")
+DOCUMENT_HINTS += ("account", "story", "piece")
 READER_WORDS = frozenset(["you", "your", "yours", "yourself"])
 IMPERATIVES = frozenset(
     [
