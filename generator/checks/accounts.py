@@ -44,7 +44,7 @@ PLAN_WORDS = re.compile(
 )
 # What a plan in the evidence is said with.
 PLAN_STEMS = frozenset(
-    stems("plan plans planned planning intend intends aim aims goal target targets roadmap")
+    stems("plan plans planned planning intend intends intention roadmap")
     + stems("future next will expect expects toward towards upcoming")
 )
 # A group outside the company: the industry, most providers, other companies, its peers.
@@ -106,12 +106,19 @@ def comparison_shift(claim: str, evidence: str) -> tuple[str, ...]:
     )
 
 
-def account_shifts(claim: str, evidence: str) -> list[tuple[str, str, str]]:
-    """Return (rule, words, message) for each hiring, plan or outside comparison a claim adds."""
+def account_shifts(
+    claim: str, evidence: str, plan_evidence: str | None = None
+) -> list[tuple[str, str, str]]:
+    """Return (rule, words, message) for each hiring, plan or outside comparison a claim adds.
+
+    A plan is judged against `plan_evidence` when given: the record sentences the claim
+    restates, not every plan the record mentions.
+    """
+    plans = plan_shift(claim, evidence if plan_evidence is None else plan_evidence)
     out = []
     for rule, found, what in (
         (HIRING, hiring_shift(claim, evidence), "says the company hires or interviews"),
-        (PLAN, plan_shift(claim, evidence), "is a plan or intention not stated"),
+        (PLAN, plans, "is a plan or intention not stated"),
         (COMPARISON, comparison_shift(claim, evidence), "is a comparison not stated"),
     ):
         for term in found:

@@ -56,7 +56,7 @@ CLAUSE_START = re.compile(
     r"|because|as|where|after|before|the\s+way)\b)"
 )
 CLAUSE_END = re.compile(
-    r"[;:()]|\s[-–—]\s|,\s+(?:and|but|then|so)\s+(?=[a-z])|,\s+(?=[a-z]+\s)"
+    r"[;:()]|\s[-–—]\s|,\s+(?:and|but|then|so)\s+(?=[a-z])|,\s+(?!which|who|whose)(?=[a-z]+\s)"
     r"|\s+(?:before|after|when|while|if|so\s+that|until|and|then|as|once|so)\s+(?=(?:you|your)\b)"
 )
 AND_THEN = re.compile(r"\s+(?:and|or|then)\s+([a-z]+)\b")
@@ -202,7 +202,7 @@ def _problems(claim: str, ctx: CheckContext, shared) -> list[tuple[str, str, str
             if normalize(hit.group()) not in record:
                 out.append((CLAIM, hit.group(), f"{hit.group()!r} {what} to the company"))
     text = "\n".join(index.texts)
-    ranked = align(content(stems(claim)), index, limit=1)
+    ranked = align(content(stems(claim)), index, limit=2)
     best = ranked[0][1].text if ranked else ""
     for rule, found, what in (
         ("grounding.direction", direction_shift(claim, best) if best else (), "turns around"),
@@ -211,7 +211,7 @@ def _problems(claim: str, ctx: CheckContext, shared) -> list[tuple[str, str, str
         ("grounding.sentiment", sentiment_shift(claim, text), "is a judgement not stated"),
     ):
         out += [(rule, term, f"{term!r} {what}") for term in found]
-    out += account_shifts(claim, text)
+    out += account_shifts(claim, text, " ".join(unit.text for _, unit in ranked))
     return out
 
 
