@@ -48,7 +48,7 @@ def review_list(ctx: Context, status: str | None, as_json: bool) -> None:
     warnings: list[str] = []
     rows = review_mod.queue_index(ctx.project, status, warnings)
     for warning in warnings:
-        click.echo(f"warning: {warning}", err=True)
+        warn(str(warning))
     if as_json:
         extra = review_mod.INDEX_EXTRA
         shown = [{key: value for key, value in row.items() if key not in extra} for row in rows]
@@ -190,7 +190,7 @@ def review_approve(ctx: Context, guide_ids, by: str, note: str | None, clean: bo
     for guide_id in repaired:
         click.echo(f"{guide_id}: settled a review action an interrupted run left", err=True)
     for problem in problems:
-        click.echo(f"warning: {problem}", err=True)
+        warn(str(problem))
     wanted = list(guide_ids) or project.guides.ids()
     warnings: list[str] = []
     with findings_cache(project, warnings) as cache:
@@ -203,16 +203,16 @@ def review_approve(ctx: Context, guide_ids, by: str, note: str | None, clean: bo
             findings_of=partial(cached_findings, project, cache),
         )
     for warning in warnings:
-        click.echo(f"warning: {warning}", err=True)
+        warn(str(warning))
     for exc in refused:
-        click.echo(f"refused: {exc}", err=True)
+        error(str(exc), "refused:")
     for outcome in outcomes:
         click.echo(
-            f"{outcome.guide_id}: {outcome.from_state} -> {outcome.to_state} "
-            f"({outcome.content_hash[:12]})"
+            f"{paint(outcome.guide_id, 'id')}: {outcome.from_state} -> "
+            f"{paint(outcome.to_state, 'success')} ({outcome.content_hash[:12]})"
         )
     if clean:
-        click.echo(f"approved {len(outcomes)} clean draft(s)")
+        click.echo(f"{paint('approved', 'success')} {plural(len(outcomes), 'clean draft')}")
     if refused:
         sys.exit(1)
 
@@ -302,9 +302,9 @@ def review_serve(ctx: Context, host: str, port: int, allow_hosts: tuple[str, ...
         fail(str(exc), 2)
     click.echo(f"review page on http://{host}:{server.server_port}/ (Ctrl-C to stop)")
     if not webapp.is_loopback(host):
-        click.echo(
-            "warning: listening beyond this machine for "
-            f"{', '.join(allow_hosts)}; anyone who can reach it can review"
+        warn(
+            f"listening beyond this machine for {', '.join(allow_hosts)}; "
+            "anyone who can reach it can review"
         )
     try:
         server.serve_forever()

@@ -434,7 +434,8 @@ def _plan_approval(
         )
         raise _refuse(
             guide_id,
-            f"cannot approve while checks report {count(findings, 'error')} error(s): {reasons}",
+            f"cannot approve while checks report {plural(count(findings, 'error'), 'error')}: "
+            f"{reasons}",
             "review.findings",
         )
     revision, before = project.guides.plan_revision(guide_id, text, doc.content_hash)
