@@ -15,6 +15,7 @@ from pathlib import Path
 
 import click
 import pytest
+from click.testing import CliRunner
 
 from generator.cli import cli
 from generator.core.names import plural
@@ -266,3 +267,13 @@ def test_counts_of_one_are_in_the_singular_across_commands(workspace: Path) -> N
         text,
     )
     assert wrong == []
+
+
+def test_every_command_takes_minus_h() -> None:
+    runner = CliRunner()
+    refused = {}
+    for path, _command in every_command():
+        result = runner.invoke(cli, [*path[1:], "-h"], prog_name="prepguide")
+        if result.exit_code != 0 or not result.output.startswith(f"Usage: {' '.join(path)}"):
+            refused[" ".join(path)] = result.output[:200]
+    assert refused == {}
