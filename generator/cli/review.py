@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from functools import partial
 
@@ -23,6 +24,8 @@ from generator.cli.root import cli
 from generator.core import ConfigError, PrepguideError, StorageError, plural
 from generator.core.names import escape_controls
 from generator.review import spans
+
+BY_HELP = "The reviewer (default: PREPGUIDE_REVIEWER, then [review] reviewer in prepguide.toml)."
 
 
 @cli.group()
@@ -149,6 +152,18 @@ def review_diff(ctx: Context, guide_id: str, published: bool) -> None:
         click.echo(diff.text())
 
 
+def _reviewer(ctx: Context, by: str | None) -> str:
+    """Return --by, else the configured reviewer; exit 2 when there is none."""
+    name = by or review_mod.default_reviewer(ctx.project.settings, os.environ)
+    if not name:
+        fail(
+            "name the reviewer with --by NAME, or set PREPGUIDE_REVIEWER or [review] reviewer "
+            "in prepguide.toml",
+            2,
+        )
+    return name
+
+
 def _apply(project, action, guide_ids, **kwargs) -> None:
     project.guides.check_writable()  # fail before any change, not once per guide
     repaired, problems = review_mod.repair(project)
@@ -176,14 +191,15 @@ def _apply(project, action, guide_ids, **kwargs) -> None:
 
 @review.command("approve")
 @click.argument("guide_ids", nargs=-1, callback=guide_ids, help="Guide ids to approve.")
-@click.option("--by", required=True, metavar="NAME", help="The reviewer.")
+@click.option("--by", metavar="NAME", help=BY_HELP)
 @click.option("--note", default=None, help="A note kept in the audit log.")
 @click.option("--clean", is_flag=True, help="Approve every draft that has no findings at all.")
 @pass_ctx
-def review_approve(ctx: Context, guide_ids, by: str, note: str | None, clean: bool) -> None:
+def review_approve(ctx: Context, guide_ids, by: str | None, note: str | None, clean: bool) -> None:
     """Approve the exact current text of guides with no error findings."""
     if not guide_ids and not clean:
         fail("name the guides to approve, or pass --clean to approve every clean draft", 2)
+    by = _reviewer(ctx, by)
     project = ctx.project
     project.guides.check_writable()  # fail before any change, not once per guide
     repaired, problems = review_mod.repair(project)
@@ -219,17 +235,18 @@ def review_approve(ctx: Context, guide_ids, by: str, note: str | None, clean: bo
 
 @review.command("reject")
 @click.argument("guide_id", callback=guide_ids, help="The guide to reject.")
-@click.option("--by", required=True, metavar="NAME", help="The reviewer.")
+@click.option("--by", metavar="NAME", help=BY_HELP)
 @click.option("--note", required=True, help="Why: what must change.")
 @pass_ctx
-def review_reject(ctx: Context, guide_id: str, by: str, note: str) -> None:
+def review_reject(ctx: Context, guide_id: str, by: str | None, note: str) -> None:
     """Reject a draft with a note."""
+    by = _reviewer(ctx, by)
     _apply(ctx.project, partial(review_mod.reject, ctx.project), [guide_id], by=by, note=note)
 
 
 @review.command("withdraw")
 @click.argument("guide_id", callback=guide_ids, help="The guide to withdraw.")
-@click.option("--by", required=True, metavar="NAME", help="The reviewer.")
+@click.option("--by", metavar="NAME", help=BY_HELP)
 @click.option(
     "--reason",
     required=True,
@@ -237,8 +254,9 @@ def review_reject(ctx: Context, guide_id: str, by: str, note: str) -> None:
     help="Why it comes off the site (kept in the audit log).",
 )
 @pass_ctx
-def review_withdraw(ctx: Context, guide_id: str, by: str, reason: str) -> None:
+def review_withdraw(ctx: Context, guide_id: str, by: str | None, reason: str) -> None:
     """Take a guide off the next publish."""
+    by = _reviewer(ctx, by)
     action = partial(review_mod.withdraw, ctx.project)
     _apply(ctx.project, action, [guide_id], by=by, reason=reason)
 

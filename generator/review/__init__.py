@@ -1,5 +1,6 @@
 """Editorial review: transitions, state files, audit trail, live re-checks, evidence, the page."""
 
+from generator.review.desk import default_reviewer, neighbours, next_to_review
 from generator.review.diffs import Diff, diff_previous, diff_published
 from generator.review.queue import (
     INDEX_EXTRA,
@@ -42,6 +43,7 @@ __all__ = [
     "approve",
     "approve_many",
     "audit_log",
+    "default_reviewer",
     "diff_previous",
     "diff_published",
     "guide_flags",
@@ -49,6 +51,8 @@ __all__ = [
     "live_version",
     "log",
     "mark_published",
+    "neighbours",
+    "next_to_review",
     "normalize_reason",
     "queue",
     "queue_index",

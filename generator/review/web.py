@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
+import os
 import secrets
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from generator.guides.project import Project
 from generator.review import spans
 from generator.sources.records import is_valid_id
 
+DONE = ("approved", "rejected", "withdrawn")
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
 MAX_REQUEST_BYTES = 256 * 1024  # the forms hold a name and a note
 SECURITY_HEADERS = {
@@ -115,11 +117,16 @@ def create_app(
     def queue():
         status = request.args.get("status") or None
         rows = review.queue(project(), status if status in review.STATUSES else None)
-        return render_template("review/queue.html", rows=rows, status=status)
+        return render_template("review/queue.html", rows=rows, status=status, ok=done_message())
+
+    def queue_rows(proj: Project) -> list[dict]:
+        """Return the queue's rows in its order."""
+        return review.queue_index(proj)
 
     def guide_page(guide_id: str, message: str | None = None, ok: str | None = None, code=200):
         proj = project()
         known(guide_id, proj)
+        previous_id, next_id = review.neighbours([r["id"] for r in queue_rows(proj)], guide_id)
         row = review.inspect(proj, guide_id)
         claims, fields = evidence(row)
         problem = None
@@ -144,27 +151,42 @@ def create_app(
             ok=ok,
             reasons=review.WITHDRAW_REASONS,
             source_checked=originals[0].checked if originals else None,
+            reviewer=review.default_reviewer(proj.settings, os.environ) or "",
+            previous_id=previous_id,
+            next_id=next_id,
         )
         return page, code
 
     @app.get("/guides/<guide_id>")
     def guide(guide_id: str):
-        return guide_page(guide_id, ok=request.args.get("done"))
+        return guide_page(guide_id, ok=done_message())
+
+    def done_message() -> str | None:
+        done, prior = request.args.get("done"), request.args.get("prior", "")
+        if done not in DONE:
+            return None
+        return f"{done} {prior}" if is_valid_id(prior) else done
 
     def checked_form() -> None:
         sent = request.form.get("csrf_token", "")
         if not hmac.compare_digest(sent.encode(), token.encode()):
             abort(403, "refused: the form's CSRF token is missing or wrong; reload the page")
 
-    def act(guide_id: str, action, done: str, **kwargs):
+    def act(guide_id: str, action, done: str, *, onward: bool = False, **kwargs):
+        """Run an action; an approval or a rejection then goes on to the next guide to review."""
         proj = project()
         known(guide_id, proj)
         checked_form()
+        following = review.next_to_review(queue_rows(proj), guide_id) if onward else None
         try:
             action(proj, guide_id, by=request.form.get("by", ""), **kwargs)
         except PrepguideError as exc:
             return guide_page(guide_id, message=f"Refused: {exc.message}", code=409)
-        return redirect(url_for("guide", guide_id=guide_id, done=done), code=303)
+        if not onward:
+            return redirect(url_for("guide", guide_id=guide_id, done=done), code=303)
+        if following is None:
+            return redirect(url_for("queue", done=done, prior=guide_id), code=303)
+        return redirect(url_for("guide", guide_id=following, done=done, prior=guide_id), code=303)
 
     @app.post("/guides/<guide_id>/approve")
     def approve(guide_id: str):
@@ -172,6 +194,7 @@ def create_app(
             guide_id,
             review.approve,
             "approved",
+            onward=True,
             note=request.form.get("note") or None,
             expected_hash=request.form.get("content_hash") or None,
         )
@@ -182,6 +205,7 @@ def create_app(
             guide_id,
             review.reject,
             "rejected",
+            onward=True,
             note=request.form.get("note", ""),
             expected_hash=request.form.get("content_hash") or None,
         )
