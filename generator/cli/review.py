@@ -135,8 +135,13 @@ def review_show(ctx: Context, guide_id: str) -> None:
 @review.command("diff")
 @click.argument("guide_id", callback=guide_ids, help="The guide to diff.")
 @click.option("--published", is_flag=True, help="Diff against the live (approved) version.")
+@click.option(
+    "--word",
+    is_flag=True,
+    help="Mark changed words inline, [-deleted-] and {+inserted+}, not whole lines.",
+)
 @pass_ctx
-def review_diff(ctx: Context, guide_id: str, published: bool) -> None:
+def review_diff(ctx: Context, guide_id: str, published: bool, word: bool) -> None:
     """Diff a guide against its previous revision, or the live version."""
     if published:
         diff = review_mod.diff_published(ctx.project, guide_id)
@@ -148,8 +153,19 @@ def review_diff(ctx: Context, guide_id: str, published: bool) -> None:
         click.echo(f"{guide_id}: {missing}")
     elif diff.empty:
         click.echo(f"{guide_id}: no differences ({diff.old_label} = {diff.new_label})")
+    elif word:
+        click.echo(f"--- {diff.old_label}\n+++ {diff.new_label}")
+        for hunk in diff.hunks():
+            where = f" {hunk.section}" if hunk.section else ""
+            click.echo(paint(f"@@ -{hunk.old_line} +{hunk.new_line} @@{where}", "id"))
+            click.echo("".join(_word(piece) for piece in hunk.pieces))
     else:
         click.echo(diff.text())
+
+
+def _word(piece) -> str:
+    kind = {"del": "error", "ins": "success"}.get(piece.kind)
+    return paint(review_mod.marked(piece), kind) if kind else piece.text
 
 
 def _reviewer(ctx: Context, by: str | None) -> str:

@@ -1,7 +1,7 @@
 """Editorial review: transitions, state files, audit trail, live re-checks, evidence, the page."""
 
 from generator.review.desk import default_reviewer, neighbours, next_to_review
-from generator.review.diffs import Diff, diff_previous, diff_published
+from generator.review.diffs import Diff, Hunk, Piece, diff_previous, diff_published, marked
 from generator.review.queue import (
     INDEX_EXTRA,
     STATUSES,
@@ -36,9 +36,11 @@ __all__ = [
     "Diff",
     "GuideFlags",
     "GuideReview",
+    "Hunk",
     "LiveGuide",
     "LiveRecord",
     "Outcome",
+    "Piece",
     "ReviewState",
     "approve",
     "approve_many",
@@ -51,6 +53,7 @@ __all__ = [
     "live_version",
     "log",
     "mark_published",
+    "marked",
     "neighbours",
     "next_to_review",
     "normalize_reason",
