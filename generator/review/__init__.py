@@ -1,7 +1,19 @@
 """Editorial review: transitions, state files, audit trail, live re-checks, evidence, the page."""
 
-from generator.review.desk import default_reviewer, neighbours, next_to_review
+from generator.review.desk import Current, Desk, SearchTexts, default_reviewer
 from generator.review.diffs import Diff, Hunk, Piece, diff_previous, diff_published, marked
+from generator.review.listing import (
+    FLAG_FILTERS,
+    SORTS,
+    UNASSIGNED,
+    QueuePage,
+    QueueQuery,
+    neighbours,
+    next_to_review,
+    page_holding,
+    page_of,
+    select,
+)
 from generator.review.queue import (
     INDEX_EXTRA,
     STATUSES,
@@ -30,9 +42,14 @@ from generator.review.transitions import (
 )
 
 __all__ = [
+    "FLAG_FILTERS",
     "INDEX_EXTRA",
+    "SORTS",
     "STATUSES",
+    "UNASSIGNED",
     "WITHDRAW_REASONS",
+    "Current",
+    "Desk",
     "Diff",
     "GuideFlags",
     "GuideReview",
@@ -41,7 +58,10 @@ __all__ = [
     "LiveRecord",
     "Outcome",
     "Piece",
+    "QueuePage",
+    "QueueQuery",
     "ReviewState",
+    "SearchTexts",
     "approve",
     "approve_many",
     "audit_log",
@@ -57,11 +77,14 @@ __all__ = [
     "neighbours",
     "next_to_review",
     "normalize_reason",
+    "page_holding",
+    "page_of",
     "queue",
     "queue_index",
     "read_state",
     "record_revision",
     "reject",
     "repair",
+    "select",
     "withdraw",
 ]

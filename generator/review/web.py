@@ -6,15 +6,17 @@ import hmac
 import ipaddress
 import os
 import secrets
+from functools import partial
 from pathlib import Path
 
-from flask import Flask, abort, redirect, render_template, request, url_for
+from flask import Flask, abort, g, redirect, render_template, request, url_for
 from jinja2 import StrictUndefined
 from markupsafe import Markup
 from werkzeug.serving import BaseWSGIServer
 from werkzeug.serving import make_server as werkzeug_server
 
 from generator import review
+from generator.checks import cached_findings, findings_cache
 from generator.core.errors import ConfigError, PrepguideError
 from generator.guides.markdown import to_html
 from generator.guides.project import Project
@@ -89,8 +91,16 @@ def create_app(
     app.config["ALLOWED_HOSTS"] = LOCAL_HOSTS | {host_name(h) for h in allow_hosts}
     app.config["MAX_CONTENT_LENGTH"] = MAX_REQUEST_BYTES
 
+    desk = review.Desk(root)
+
+    def now() -> review.Current:
+        """Return the workspace for this request (made once a request)."""
+        if "now" not in g:
+            g.now = desk.current()
+        return g.now
+
     def project() -> Project:
-        return Project(root)
+        return now().project
 
     @app.before_request
     def guard():
@@ -113,21 +123,31 @@ def create_app(
         if not is_valid_id(guide_id) or guide_id not in proj.guides.ids():
             abort(404, f"no guide {guide_id!r}")
 
+    def queue_rows() -> list[dict]:
+        """Return every guide's queue row, with its assignee."""
+        return [{**row, "assignee": None} for row in desk.rows(now())]
+
+    def chosen(query: review.QueueQuery) -> list[dict]:
+        """Return the rows the query keeps, in its order."""
+        return review.select(queue_rows(), query, desk.texts)
+
     @app.get("/")
     def queue():
-        status = request.args.get("status") or None
-        rows = review.queue(project(), status if status in review.STATUSES else None)
-        return render_template("review/queue.html", rows=rows, status=status, ok=done_message())
-
-    def queue_rows(proj: Project) -> list[dict]:
-        """Return the queue's rows in its order."""
-        return review.queue_index(proj)
+        query = review.QueueQuery.parse(request.args)
+        rows = queue_rows()
+        page = review.page_of(review.select(rows, query, desk.texts), query, rows)
+        return render_template(
+            "review/queue.html", page=page, query=query, sorts=review.SORTS, ok=done_message()
+        )
 
     def guide_page(guide_id: str, message: str | None = None, ok: str | None = None, code=200):
         proj = project()
         known(guide_id, proj)
-        previous_id, next_id = review.neighbours([r["id"] for r in queue_rows(proj)], guide_id)
-        row = review.inspect(proj, guide_id)
+        query = review.QueueQuery.parse(request.args)
+        ids = [row["id"] for row in chosen(query)]
+        previous_id, next_id = review.neighbours(ids, guide_id)
+        with findings_cache(proj) as cache:
+            row = review.inspect(proj, guide_id, partial(cached_findings, proj, cache))
         claims, fields = evidence(row)
         problem = None
         try:
@@ -154,6 +174,8 @@ def create_app(
             reviewer=review.default_reviewer(proj.settings, os.environ) or "",
             previous_id=previous_id,
             next_id=next_id,
+            query=query.order(),
+            queue_page=review.page_holding(ids, guide_id, query.per_page),
         )
         return page, code
 
@@ -172,21 +194,30 @@ def create_app(
         if not hmac.compare_digest(sent.encode(), token.encode()):
             abort(403, "refused: the form's CSRF token is missing or wrong; reload the page")
 
-    def act(guide_id: str, action, done: str, *, onward: bool = False, **kwargs):
-        """Run an action; an approval or a rejection then goes on to the next guide to review."""
+    def act(guide_id: str, action, done: str, *, onward: bool = False, checks=False, **kwargs):
+        """Run an action; an approval or a rejection then goes on to the next guide to review.
+
+        checks: pass the action the cached findings (an approval checks the text).
+        """
         proj = project()
         known(guide_id, proj)
         checked_form()
-        following = review.next_to_review(queue_rows(proj), guide_id) if onward else None
+        query = review.QueueQuery.parse(request.args)
+        following = review.next_to_review(chosen(query), guide_id) if onward else None
         try:
-            action(proj, guide_id, by=request.form.get("by", ""), **kwargs)
+            with findings_cache(proj) as cache:
+                if checks:
+                    kwargs["findings_of"] = partial(cached_findings, proj, cache)
+                action(proj, guide_id, by=request.form.get("by", ""), **kwargs)
         except PrepguideError as exc:
             return guide_page(guide_id, message=f"Refused: {exc.message}", code=409)
+        there = query.order()
         if not onward:
-            return redirect(url_for("guide", guide_id=guide_id, done=done), code=303)
+            return redirect(url_for("guide", guide_id=guide_id, done=done, **there), code=303)
         if following is None:
-            return redirect(url_for("queue", done=done, prior=guide_id), code=303)
-        return redirect(url_for("guide", guide_id=following, done=done, prior=guide_id), code=303)
+            return redirect(url_for("queue", done=done, prior=guide_id, **there), code=303)
+        where = url_for("guide", guide_id=following, done=done, prior=guide_id, **there)
+        return redirect(where, code=303)
 
     @app.post("/guides/<guide_id>/approve")
     def approve(guide_id: str):
@@ -195,6 +226,7 @@ def create_app(
             review.approve,
             "approved",
             onward=True,
+            checks=True,
             note=request.form.get("note") or None,
             expected_hash=request.form.get("content_hash") or None,
         )

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
-from test_review import FEATURES, SEARCH, STREAM, make_review_workspace, run
+from test_review import FEATURES, SEARCH, STREAM, change_source, make_review_workspace, run
 
 from generator import review
 from generator.guides.project import Project
@@ -126,3 +126,16 @@ def test_a_reviewer_setting_with_a_control_character_is_refused(ws) -> None:
     result = run(ws, "review", "approve", SEARCH)
     assert result.exit_code != 0
     assert "review.reviewer: contains the control character U+0007" in str(result.exception)
+
+
+def test_a_record_edited_while_the_page_runs_is_read_again(ws, client) -> None:
+    old, new = "engineering.acme.example/search-ranking", "engineering.acme.example/ranking-v2"
+    assert old in client.get(f"/guides/{SEARCH}").get_data(as_text=True)
+    change_source(ws, SEARCH, old, new)
+    page = client.get(f"/guides/{SEARCH}").get_data(as_text=True)
+    source = page[page.index('id="source"') : page.index('id="diffs"')]
+    assert new in source and old not in source
+    assert (
+        "stale"
+        in re.search(rf'<tr data-guide="{SEARCH}">(.*?)</tr>', client.get("/").text, re.S)[1]
+    )
