@@ -139,3 +139,32 @@ def test_a_record_edited_while_the_page_runs_is_read_again(ws, client) -> None:
         "stale"
         in re.search(rf'<tr data-guide="{SEARCH}">(.*?)</tr>', client.get("/").text, re.S)[1]
     )
+
+
+def access_keys(page: str) -> dict[str, str]:
+    """Map each access key of a page to the id of the element that carries it."""
+    return {
+        key: element_id
+        for element_id, key in re.findall(r'<[^>]*\bid="([^"]+)"[^>]*\baccesskey="(.)"', page)
+    }
+
+
+def test_every_action_has_an_access_key_and_the_page_lists_them(client) -> None:
+    page = client.get(f"/guides/{STREAM}").get_data(as_text=True)
+    assert access_keys(page) == {
+        "q": "to-queue",
+        "p": "previous",
+        "n": "next",
+        "t": "note",
+        "a": "approve",
+        "r": "reject",
+    }
+    keys = re.search(r'<p class="keys" id="shortcuts">(.*?)</p>', page, re.S).group(1)
+    names = ("approve", "reject", "the note", "next", "previous", "queue")
+    for key, what in zip("ARTNPQ", names, strict=True):
+        assert re.search(rf"<kbd>{key}</kbd> [a-z ]*{what}", keys), key
+    assert "<script" not in page
+    first = client.get(f"/guides/{SEARCH}").get_data(as_text=True)
+    assert "p" not in access_keys(first) and "<kbd>P</kbd>" not in first  # no previous guide
+    queue = client.get("/?per_page=1&page=2").get_data(as_text=True)
+    assert access_keys(queue) == {"s": "search", "p": "previous-page", "n": "next-page"}

@@ -6,9 +6,11 @@ import threading
 from pathlib import Path
 
 import pytest
-from browser import chromium_browser
-from test_review import SEARCH, STEP, hand_edit, make_review_workspace, run
+from browser import chromium_browser, press_access_key
+from test_review import FEATURES, SEARCH, STEP, STREAM, hand_edit, make_review_workspace, run
 
+from generator import review
+from generator.guides.project import Project
 from generator.review.web import make_server
 
 pytestmark = pytest.mark.browser
@@ -47,3 +49,34 @@ def test_a_one_word_edit_shows_as_that_word_struck_and_inserted(ws: Path, base: 
         assert live.locator("ins").evaluate("e => getComputedStyle(e).backgroundColor") != (
             "rgba(0, 0, 0, 0)"
         )
+
+
+def test_a_reviewer_approves_with_the_keyboard_and_lands_on_the_next_guide(
+    ws: Path, base: str, monkeypatch
+) -> None:
+    monkeypatch.setenv("PREPGUIDE_REVIEWER", "Kay Board")
+    with chromium_browser() as browser:
+        page = browser.new_page()
+        page.goto(f"{base}/guides/{SEARCH}")
+        assert page.locator("#decide-form input[name=by]").input_value() == "Kay Board"
+        press_access_key(page, "t")
+        assert page.evaluate("document.activeElement.id") == "note"
+        page.keyboard.type("figures match the record")
+        with page.expect_navigation():
+            press_access_key(page, "a")
+        assert page.url.startswith(f"{base}/guides/{STREAM}?")
+        assert page.locator("#done").inner_text() == f"Done: approved {SEARCH}."
+        with page.expect_navigation():
+            press_access_key(page, "n")
+        assert page.url == f"{base}/guides/{FEATURES}"
+        with page.expect_navigation():
+            press_access_key(page, "p")
+        assert page.url == f"{base}/guides/{STREAM}"
+        with page.expect_navigation():
+            press_access_key(page, "q")
+        assert page.url == f"{base}/"
+    approved = review.live_version(Project(ws), SEARCH)
+    assert (approved.approved_by, review.read_state(Project(ws), SEARCH).note) == (
+        "Kay Board",
+        "figures match the record",
+    )
