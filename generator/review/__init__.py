@@ -8,10 +8,12 @@ from generator.review.listing import (
     UNASSIGNED,
     QueuePage,
     QueueQuery,
+    clean_drafts,
     neighbours,
     next_to_review,
     page_holding,
     page_of,
+    seen_key,
     select,
 )
 from generator.review.queue import (
@@ -65,6 +67,7 @@ __all__ = [
     "approve",
     "approve_many",
     "audit_log",
+    "clean_drafts",
     "default_reviewer",
     "diff_previous",
     "diff_published",
@@ -85,6 +88,7 @@ __all__ = [
     "record_revision",
     "reject",
     "repair",
+    "seen_key",
     "select",
     "withdraw",
 ]

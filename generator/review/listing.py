@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -227,3 +228,19 @@ def facets(rows: Sequence[Mapping]) -> dict[str, list[str]]:
 def page_holding(ids: Sequence[str], guide_id: str, per_page: int) -> int:
     """Return the page of the queue that lists guide_id (the first when it is not listed)."""
     return list(ids).index(guide_id) // per_page + 1 if guide_id in ids else 1
+
+
+def clean_drafts(rows: Sequence[Mapping]) -> dict[str, str]:
+    """Return the drafts with no findings among rows, each with its content hash."""
+    return {
+        row["id"]: row["content_hash"]
+        for row in rows
+        if row["status"] == "draft" and not row["errors"] and not row["warnings"]
+        if row["content_hash"]
+    }
+
+
+def seen_key(hashes: Mapping[str, str]) -> str:
+    """Return one key for a set of guides and their texts, as a form carries what it showed."""
+    lines = "\n".join(f"{guide_id}:{hashes[guide_id]}" for guide_id in sorted(hashes))
+    return hashlib.sha256(lines.encode()).hexdigest()

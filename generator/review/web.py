@@ -18,6 +18,7 @@ from werkzeug.serving import make_server as werkzeug_server
 from generator import review
 from generator.checks import cached_findings, findings_cache
 from generator.core.errors import ConfigError, PrepguideError
+from generator.core.names import plural
 from generator.guides.markdown import to_html
 from generator.guides.project import Project
 from generator.review import spans
@@ -133,12 +134,67 @@ def create_app(
 
     @app.get("/")
     def queue():
+        decided = done_message()
+        return queue_page(ok=decided or bulk_message(), emptied=decided is not None)
+
+    def queue_page(ok=None, message: str | None = None, code: int = 200, emptied=False):
         query = review.QueueQuery.parse(request.args)
         rows = queue_rows()
-        page = review.page_of(review.select(rows, query, desk.texts), query, rows)
-        return render_template(
-            "review/queue.html", page=page, query=query, sorts=review.SORTS, ok=done_message()
+        selected = review.select(rows, query, desk.texts)
+        clean = review.clean_drafts(selected)
+        page = render_template(
+            "review/queue.html",
+            page=review.page_of(selected, query, rows),
+            query=query,
+            sorts=review.SORTS,
+            clean=clean,
+            seen=review.seen_key(clean),
+            reviewer=review.default_reviewer(project().settings, os.environ) or "",
+            ok=ok,
+            message=message,
+            emptied=emptied,
         )
+        return page, code
+
+    def bulk_message() -> str | None:
+        count = request.args.get("approved_clean", "")
+        return f"approved {plural(int(count), 'clean draft')}" if count.isdigit() else None
+
+    @app.post("/approve-clean")
+    def approve_clean():
+        """Approve the drafts with no findings in the view, as the page showed them."""
+        checked_form()
+        proj = project()
+        query = review.QueueQuery.parse(request.args)
+        clean = review.clean_drafts(chosen(query))
+        if request.form.get("seen") != review.seen_key(clean):
+            message = (
+                "Refused: the drafts with no findings in this view changed since the page was "
+                "loaded; nothing was approved. Look at them again and approve."
+            )
+            return queue_page(message=message, code=409)
+        with findings_cache(proj) as cache:
+            try:
+                outcomes, refused = review.approve_many(
+                    proj,
+                    list(clean),
+                    by=request.form.get("by", ""),
+                    note=request.form.get("note") or None,
+                    clean=True,
+                    findings_of=partial(cached_findings, proj, cache),
+                    expected=clean,
+                )
+            except PrepguideError as exc:
+                return queue_page(message=f"Refused: {exc.message}", code=409)
+        passed = len(clean) - len(outcomes) - len(refused)
+        if refused or passed:
+            problems = [exc.message for exc in refused]
+            if passed:
+                problems.append(f"{plural(passed, 'draft')} had findings when checked again")
+            done = f"approved {plural(len(outcomes), 'clean draft')}"
+            return queue_page(ok=done, message="Not approved: " + "; ".join(problems), code=409)
+        where = url_for("queue", approved_clean=len(outcomes), **query.order())
+        return redirect(where, code=303)
 
     def guide_page(guide_id: str, message: str | None = None, ok: str | None = None, code=200):
         proj = project()

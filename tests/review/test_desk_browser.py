@@ -80,3 +80,34 @@ def test_a_reviewer_approves_with_the_keyboard_and_lands_on_the_next_guide(
         "Kay Board",
         "figures match the record",
     )
+
+
+def test_bulk_approval_of_the_clean_drafts_from_the_queue(ws: Path, base: str) -> None:
+    hand_edit(ws, STREAM, "## Put it into practice", "## Steps")  # an error finding
+    with chromium_browser() as browser:
+        page = browser.new_page()
+        page.goto(f"{base}/")
+        form = page.locator("#approve-clean-form")
+        assert "2 drafts in this view have no findings" in form.inner_text()
+        page.click("#list-clean")
+        shown = page.locator("#queue tbody tr").evaluate_all(
+            "rows => rows.map(r => r.dataset.guide)"
+        )
+        assert shown == [SEARCH, FEATURES]
+        page.fill("#approve-clean-form input[name=by]", "Bea Bulk")
+        with page.expect_navigation():
+            page.click("#approve-clean")
+        assert page.locator("#done").inner_text() == "Done: approved 2 clean drafts."
+        page.goto(f"{base}/")
+        statuses = {
+            guide: page.locator(f'tr[data-guide="{guide}"] .status').inner_text()
+            for guide in (SEARCH, STREAM, FEATURES)
+        }
+        assert statuses == {SEARCH: "approved", STREAM: "draft", FEATURES: "approved"}
+    lines = [e for e in review.log(Project(ws)) if e.action == "approve"]
+    assert sorted((e.guide, e.actor) for e in lines) == [
+        (SEARCH, "Bea Bulk"),
+        (FEATURES, "Bea Bulk"),
+    ]
+    for entry in lines:
+        assert entry.content_hash == Project(ws).guides.read(entry.guide).content_hash
