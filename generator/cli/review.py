@@ -105,6 +105,14 @@ def review_show(ctx: Context, guide_id: str) -> None:
             "the site unless published with --strict"
         )
     click.echo(f"  revisions {len(ctx.project.guides.revisions(guide_id))}")
+    remarks = review_mod.remarks_of(ctx.project, guide_id)
+    assignee = review_mod.assignees(ctx.project).get(guide_id)
+    if assignee:
+        click.echo(f"  assigned  {escape_controls(assignee)}")
+    for entry in remarks:
+        if entry.action == "comment":
+            said = escape_controls(f"{entry.actor} at {entry.time}: {entry.note}")
+            click.echo(f"  comment   {said}")
     for warning in row.source.warnings if row.source else []:
         click.echo(f"  warning   {warning.field}: {warning.message}")
     click.echo(f"findings: {plural(row.errors, 'error')}, {plural(row.warnings, 'warning')}")
@@ -275,6 +283,46 @@ def review_withdraw(ctx: Context, guide_id: str, by: str | None, reason: str) ->
     by = _reviewer(ctx, by)
     action = partial(review_mod.withdraw, ctx.project)
     _apply(ctx.project, action, [guide_id], by=by, reason=reason)
+
+
+@review.command("comment")
+@click.argument("guide_id", callback=guide_ids, help="The guide to comment on.")
+@click.option("--text", required=True, help="The comment, kept in the audit log.")
+@click.option("--by", metavar="NAME", help=BY_HELP)
+@pass_ctx
+def review_comment(ctx: Context, guide_id: str, text: str, by: str | None) -> None:
+    """Leave a comment on a guide for the other editors."""
+    by = _reviewer(ctx, by)
+    _remark(lambda: review_mod.comment(ctx.project, guide_id, by=by, text=text))
+    click.echo(f"{guide_id}: comment by {escape_controls(by)} kept in the audit log")
+
+
+@review.command("assign")
+@click.argument("guide_id", callback=guide_ids, help="The guide to assign.")
+@click.option("--to", metavar="NAME", help="The reviewer who takes it.")
+@click.option("--nobody", is_flag=True, help="Take the assignment off.")
+@click.option("--by", metavar="NAME", help=BY_HELP)
+@pass_ctx
+def review_assign(
+    ctx: Context, guide_id: str, to: str | None, nobody: bool, by: str | None
+) -> None:
+    """Assign a guide to a reviewer (the queue filters by assignee)."""
+    if bool(to) == nobody:
+        fail("give --to NAME, or --nobody to take the assignment off", 2)
+    by = _reviewer(ctx, by)
+    entry = _remark(lambda: review_mod.assign(ctx.project, guide_id, by=by, to=to))
+    who = f"assigned to {escape_controls(entry.note)}" if entry.note else "assigned to nobody"
+    click.echo(f"{guide_id}: {who}")
+
+
+def _remark(write):
+    """Write a comment or an assignment; a refusal exits 1."""
+    try:
+        return write()
+    except StorageError:
+        raise
+    except PrepguideError as exc:
+        fail(str(exc))
 
 
 @review.command("log")

@@ -1,5 +1,6 @@
-"""Editorial review: transitions, state files, audit trail, live re-checks, evidence, the page."""
+"""Editorial review: transitions, state, audit trail, comments, re-checks, evidence, the desk."""
 
+from generator.review.comments import assign, assignees, comment, comment_counts, remarks_of
 from generator.review.desk import Current, Desk, SearchTexts, default_reviewer
 from generator.review.diffs import Diff, Hunk, Piece, diff_previous, diff_published, marked
 from generator.review.listing import (
@@ -66,8 +67,12 @@ __all__ = [
     "SearchTexts",
     "approve",
     "approve_many",
+    "assign",
+    "assignees",
     "audit_log",
     "clean_drafts",
+    "comment",
+    "comment_counts",
     "default_reviewer",
     "diff_previous",
     "diff_published",
@@ -87,6 +92,7 @@ __all__ = [
     "read_state",
     "record_revision",
     "reject",
+    "remarks_of",
     "repair",
     "seen_key",
     "select",

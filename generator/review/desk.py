@@ -13,6 +13,7 @@ from generator.checks.runner import world_key
 from generator.core.config import Settings
 from generator.guides.document import FRONT_MATTER
 from generator.guides.project import Project
+from generator.review.comments import assignees, comment_counts
 from generator.review.queue import queue_index
 
 REVIEWER_ENV = "PREPGUIDE_REVIEWER"
@@ -65,8 +66,13 @@ class Desk:
         return Current(fresh, world, bool(racy))
 
     def rows(self, now: Current) -> list[dict]:
-        """Return every guide's queue row (review.queue_index); the rows are shared."""
-        return queue_index(now.project, memo=self._rows, world=(now.world, now.racy))
+        """Return every guide's queue row (review.queue_index) with its assignee and comments."""
+        rows = queue_index(now.project, memo=self._rows, world=(now.world, now.racy))
+        assigned, counts = assignees(now.project), comment_counts(now.project)
+        return [
+            {**row, "assignee": assigned.get(row["id"]), "comments": counts.get(row["id"], 0)}
+            for row in rows
+        ]
 
 
 class SearchTexts:

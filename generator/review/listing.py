@@ -168,7 +168,7 @@ def _sort_key(name: str):
         return lambda row: (order.get(row["status"], len(order)), row["id"])
     if name in ("errors", "warnings"):
         return lambda row: (row[name], row["id"])
-    return lambda row: (_fold(row.get(name)), row["id"])
+    return lambda row: (not row.get(name), _fold(row.get(name)), row["id"])  # blanks last
 
 
 def select(

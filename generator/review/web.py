@@ -24,7 +24,14 @@ from generator.guides.project import Project
 from generator.review import spans
 from generator.sources.records import is_valid_id
 
-DONE = ("approved", "rejected", "withdrawn")
+# What a ?done= value says was done.
+DONE = {
+    "approved": "approved",
+    "rejected": "rejected",
+    "withdrawn": "withdrawn",
+    "commented": "comment added",
+    "assigned": "assignment saved",
+}
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
 MAX_REQUEST_BYTES = 256 * 1024  # the forms hold a name and a note
 SECURITY_HEADERS = {
@@ -125,8 +132,8 @@ def create_app(
             abort(404, f"no guide {guide_id!r}")
 
     def queue_rows() -> list[dict]:
-        """Return every guide's queue row, with its assignee."""
-        return [{**row, "assignee": None} for row in desk.rows(now())]
+        """Return every guide's queue row, with its assignee and comments."""
+        return desk.rows(now())
 
     def chosen(query: review.QueueQuery) -> list[dict]:
         """Return the rows the query keeps, in its order."""
@@ -232,6 +239,8 @@ def create_app(
             next_id=next_id,
             query=query.order(),
             queue_page=review.page_holding(ids, guide_id, query.per_page),
+            remarks=review.remarks_of(proj, guide_id),
+            assignee=review.assignees(proj).get(guide_id),
         )
         return page, code
 
@@ -243,7 +252,7 @@ def create_app(
         done, prior = request.args.get("done"), request.args.get("prior", "")
         if done not in DONE:
             return None
-        return f"{done} {prior}" if is_valid_id(prior) else done
+        return f"{DONE[done]} {prior}" if is_valid_id(prior) else DONE[done]
 
     def checked_form() -> None:
         sent = request.form.get("csrf_token", "")
@@ -269,7 +278,9 @@ def create_app(
             return guide_page(guide_id, message=f"Refused: {exc.message}", code=409)
         there = query.order()
         if not onward:
-            return redirect(url_for("guide", guide_id=guide_id, done=done, **there), code=303)
+            anchor = "discussion" if done in ("commented", "assigned") else None
+            where = url_for("guide", guide_id=guide_id, done=done, _anchor=anchor, **there)
+            return redirect(where, code=303)
         if following is None:
             return redirect(url_for("queue", done=done, prior=guide_id, **there), code=303)
         where = url_for("guide", guide_id=following, done=done, prior=guide_id, **there)
@@ -297,6 +308,14 @@ def create_app(
             note=request.form.get("note", ""),
             expected_hash=request.form.get("content_hash") or None,
         )
+
+    @app.post("/guides/<guide_id>/comment")
+    def comment(guide_id: str):
+        return act(guide_id, review.comment, "commented", text=request.form.get("text", ""))
+
+    @app.post("/guides/<guide_id>/assign")
+    def assign(guide_id: str):
+        return act(guide_id, review.assign, "assigned", to=request.form.get("to", ""))
 
     @app.post("/guides/<guide_id>/withdraw")
     def withdraw(guide_id: str):

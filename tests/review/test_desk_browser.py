@@ -111,3 +111,30 @@ def test_bulk_approval_of_the_clean_drafts_from_the_queue(ws: Path, base: str) -
     ]
     for entry in lines:
         assert entry.content_hash == Project(ws).guides.read(entry.guide).content_hash
+
+
+def test_an_editor_leaves_a_comment_the_next_one_reads(ws: Path, base: str) -> None:
+    with chromium_browser() as browser:
+        page = browser.new_page()
+        page.goto(f"{base}/guides/{STREAM}")
+        assert page.locator("#discussion").inner_text().count("No comments yet.") == 1
+        page.fill("#comment-form input[name=by]", "Ada")
+        page.fill("#comment-form textarea[name=text]", "Does the billing angle hold?")
+        with page.expect_navigation():
+            page.click("#comment-form button[type=submit]")
+        assert page.url.endswith("#discussion")
+        page.fill("#assign-form input[name=by]", "Ada")
+        page.fill("#assign-form input[name=to]", "Bo")
+        with page.expect_navigation():
+            page.click("#assign-form button[type=submit]")
+        other = browser.new_page()  # another editor, later
+        other.goto(f"{base}/?assignee=Bo")
+        other.click(f'a[href^="/guides/{STREAM}"]')
+        remarks = other.locator("#discussion ol.remarks li")
+        assert remarks.count() == 2
+        assert "Ada" in remarks.nth(0).inner_text()
+        assert other.locator("#discussion p.comment").inner_text() == "Does the billing angle hold?"
+        assert "assigned it to Bo" in remarks.nth(1).inner_text()
+        assert other.locator("#assignee").inner_text() == "Bo"
+    comments = [e for e in review.log(Project(ws), STREAM) if e.action == "comment"]
+    assert [(e.actor, e.note) for e in comments] == [("Ada", "Does the billing angle hold?")]
