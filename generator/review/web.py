@@ -234,6 +234,7 @@ def create_app(
             ok=ok,
             reasons=review.WITHDRAW_REASONS,
             source_checked=originals[0].checked if originals else None,
+            originals=originals,
             reviewer=review.default_reviewer(proj.settings, os.environ) or "",
             previous_id=previous_id,
             next_id=next_id,

@@ -168,3 +168,25 @@ def test_every_action_has_an_access_key_and_the_page_lists_them(client) -> None:
     assert "p" not in access_keys(first) and "<kbd>P</kbd>" not in first  # no previous guide
     queue = client.get("/?per_page=1&page=2").get_data(as_text=True)
     assert access_keys(queue) == {"s": "search", "p": "previous-page", "n": "next-page"}
+
+
+def test_the_source_url_and_each_citation_are_links(ws, client) -> None:
+    with (ws / "sources" / f"{SEARCH}.yaml").open("a", encoding="utf-8") as handle:
+        handle.write(
+            "citations:\n"
+            "  - {title: Ranking talk, url: 'https://talks.acme.example/ranking?a=1&b=2',"
+            " publisher: Acme Talks, published: 2026-09-10}\n"
+            "  - {title: Internal memo}\n"
+        )
+    page = client.get(f"/guides/{SEARCH}").get_data(as_text=True)
+    source = page[page.index('id="source"') : page.index('id="diffs"')]
+    assert (
+        '<a href="https://engineering.acme.example/search-ranking" id="source-url" '
+        'rel="noopener noreferrer">https://engineering.acme.example/search-ranking</a>'
+    ) in source
+    citations = re.search(r'<div id="citations">(.*?)</div>', source, re.S).group(1)
+    assert re.findall(r'<a href="([^"]+)" rel="noopener noreferrer">([^<]+)</a>', citations) == [
+        ("https://talks.acme.example/ranking?a=1&amp;b=2", "Ranking talk")
+    ]
+    assert "Internal memo (no URL)" in citations
+    assert "Acme Talks · 2026-09-10" in citations
