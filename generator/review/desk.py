@@ -52,6 +52,7 @@ class Desk:
         self._rows: dict[str, dict] = {}
         self._kept: tuple[str, Project] | None = None
         self._lock = threading.Lock()
+        self._rows_lock = threading.Lock()
 
     def current(self) -> Current:
         """Return the workspace now: the kept project while what it read is unchanged."""
@@ -67,7 +68,8 @@ class Desk:
 
     def rows(self, now: Current) -> list[dict]:
         """Return every guide's queue row (review.queue_index) with its assignee and comments."""
-        rows = queue_index(now.project, memo=self._rows, world=(now.world, now.racy))
+        with self._rows_lock:  # one request at a time updates the kept rows
+            rows = queue_index(now.project, memo=self._rows, world=(now.world, now.racy))
         assigned, counts = assignees(now.project), comment_counts(now.project)
         return [
             {**row, "assignee": assigned.get(row["id"]), "comments": counts.get(row["id"], 0)}

@@ -312,7 +312,7 @@ def queue_index(
             racy_world: list[bool] = []
             world = (world_key(project, racy_world, cache), bool(racy_world))
         keys, racy = _row_keys(project, world[0], [True] if world[1] else [])
-        known: dict[str, object] = {key: memo[key] for key in keys.values() if key in memo}
+        known: dict[str, object] = {k: v for k in keys.values() if (v := memo.get(k)) is not None}
         if len(known) < len(keys):
             known.update(cache.get_many("queue", [k for k in keys.values() if k not in known]))
 
