@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import resource
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 
@@ -395,12 +395,14 @@ def _plan_approval(
     note: str | None,
     findings_of: FindingsOf,
     clean: bool,
+    expected_hash: str | None = None,
 ) -> tuple[Change, Outcome] | None:
     """Plan one guide's approval in a group (under its lock); None: --clean passes it over."""
     recover(project, guide_id)
     path = project.guides.path(guide_id)
     signature = file_signature(path)
     text, doc = read_current(project, guide_id)
+    _check_seen(guide_id, doc, expected_hash)
     stored = read_state(project, guide_id)
     state = current_state(guide_id, doc, stored)
     if clean and state.status != "draft":
@@ -434,7 +436,8 @@ def _plan_approval(
         )
         raise _refuse(
             guide_id,
-            f"cannot approve while checks report {count(findings, 'error')} error(s): {reasons}",
+            f"cannot approve while checks report {plural(count(findings, 'error'), 'error')}: "
+            f"{reasons}",
             "review.findings",
         )
     revision, before = project.guides.plan_revision(guide_id, text, doc.content_hash)
@@ -495,10 +498,12 @@ def approve_many(
     note: str | None = None,
     clean: bool = False,
     findings_of: FindingsOf | None = None,
+    expected: Mapping[str, str] | None = None,
 ) -> tuple[list[Outcome], list[PrepguideError]]:
     """Approve many guides as group commits: each bound to its text, audited one by one.
 
     clean: approve only the drafts with no findings at all, and pass the others over.
+    expected: the content hash of each guide as the reviewer saw it; another text is refused.
     Return the approvals and the refusals; a StorageError stops the run.
     """
     project.guides.check_writable()
@@ -521,7 +526,13 @@ def approve_many(
                 locks.enter_context(project.guides.review_lock(guide_id))
                 try:
                     planned = _plan_approval(
-                        project, guide_id, by=by, note=note, findings_of=judge, clean=clean
+                        project,
+                        guide_id,
+                        by=by,
+                        note=note,
+                        findings_of=judge,
+                        clean=clean,
+                        expected_hash=(expected or {}).get(guide_id),
                     )
                 except StorageError:
                     raise
