@@ -16,6 +16,7 @@ from generator.checks.base import (
     record_file,
     sentences,
 )
+from generator.checks.bindings import hedge_shifts, moved_figures
 from generator.checks.claimnames import (
     all_terms,
     company_pattern,
@@ -265,6 +266,7 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
             named.append((text, phrase))
     problems += [Problem(*p) for p in shifts(claim, unit.text, _dates(ctx))]
     problems += [Problem(*p) for p in account_shifts(claim, unit.text)]
+    problems += [Problem(*p) for p in hedge_shifts(claim, unit.text)]
     problems += [Problem(*p) for p in borrowed(claim, unit, index, own_stems)]
     problems += [Problem(*p) for p in misplaced(claim, unit, named, own_stems)]
     if result:
@@ -354,6 +356,7 @@ def _judge(claim: str, guide: ParsedGuide, index: RecordIndex, ctx: CheckContext
         if not problems:
             break
     assert best is not None
+    best.problems += [Problem(*p, whole=True) for p in moved_figures(claim, tuple(index.texts))]
     if best.problems and all(p.rule in JOIN_RULES for p in best.problems):
         joined = co_evidence(claim, ranked[0][1], index, tuple(ctx.source.scale))
         if joined is not None:

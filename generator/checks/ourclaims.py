@@ -107,11 +107,11 @@ def _mention(sentence: str, ctx: CheckContext, mentions: re.Pattern[str]) -> int
 
 def claim_part(sentence: str, ctx: CheckContext, mentions: re.Pattern[str]) -> str:
     """Return the words of our sentence that are a claim about the company ("" for none)."""
+    if not is_instruction(sentence):
+        return sentence  # a statement about the company, named or restating its record
     at = _mention(sentence, ctx, mentions)
     if at < 0:
         return ""
-    if not is_instruction(sentence):
-        return sentence
     starts = [m.end() for m in CLAUSE_START.finditer(sentence, 0, at)]
     start = starts[-1] if starts else at
     end = CLAUSE_END.search(sentence, at)

@@ -1,0 +1,161 @@
+"""Which words a figure belongs to, and the hedges it carries: a claim may not move a figure
+to another metric of its evidence ("hot reads" for "cold reads"), drop the approximation the
+evidence gives it ("500 ms" for "about 500 ms") or state an estimate as a measurement.
+
+Pure functions from a claim and its evidence sentence to (rule, words, message) triples.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from functools import lru_cache
+
+from generator.checks.claims import Quantity, quantities
+from generator.checks.text import STOP, stems, words
+
+METRIC = "figures.unit"
+HEDGE = "grounding.polarity"
+
+# Where one figure's clause ends and the next one's begins.
+CLAUSE_BREAK = re.compile(
+    r"[;:]|,\s+|\s+(?:while|whereas|but|and|against|versus|vs\.?|compared\s+(?:with|to))\s+"
+)
+# Words that say a figure is estimated, targeted or projected, not measured.
+ESTIMATE = re.compile(
+    r"(?i)\b(?:estimat\w*|expect\w*|project(?:s|ed|ions?)|forecast\w*|target\w*|aim\w*"
+    r"|goal|plan(?:s|ned)?|hope[sd]?|could|would|should|might|may|potential(?:ly)?"
+    r"|predict\w*|anticipat\w*|on\s+track)\b"
+)
+# Words a claim states exactness with.
+EXACT = re.compile(r"(?i)\b(?:exactly|precisely|just|only|a\s+full|fully)\s+(?=\S*\d)")
+# Stems that name no metric: the figure's own words and verbs of change.
+NOT_METRIC = frozenset(
+    stems("fell rose dropped grew cut reduced increased decreased stayed remained reached held")
+    + stems("from to by about over under around nearly roughly lift gain rise drop fall ms s")
+    + stems("percent seconds milliseconds minutes hours days x times per a an of in on at")
+)
+
+
+def _key(q: Quantity) -> tuple[Decimal | None, Decimal | None, str]:
+    return q.figure.lo, q.figure.hi, q.figure.unit
+
+
+def _clauses(text: str) -> list[tuple[set[tuple], set[str], list[Quantity]]]:
+    """Split a sentence into clauses that hold figures, each with its figures and words; a
+    clause without a figure joins the next one that has one (its subject comes first)."""
+    out: list[tuple[set[tuple], set[str], list[Quantity]]] = []
+    pending: set[str] = set()
+    for piece in CLAUSE_BREAK.split(text):
+        if not piece or not piece.strip():
+            continue
+        found = [q for q in quantities(piece, number_words=False) if q.figure.kind == "value"]
+        said = {s for s in stems(piece) if s not in STOP and s not in NOT_METRIC}
+        said = {s for s in said if not any(ch.isdigit() for ch in s)}
+        if not found:
+            pending |= said
+            continue
+        out.append(({_key(q) for q in found}, said | pending, found))
+        pending = set()
+    if pending and out:
+        out[-1][1].update(pending)
+    return out
+
+
+def _moved(claim: str, evidence: str) -> list[str]:
+    """Return the claim's figures that stand with words the evidence gives another figure,
+    while the evidence's own words for them stand with that other figure in the claim."""
+    ours, theirs = _clauses(claim), _clauses(evidence)
+    if len(ours) < 2 or len(theirs) < 2:
+        return []
+    out = []
+    for figures, said, found in ours:
+        home = [c for c in theirs if figures & c[0]]
+        if len(home) != 1:
+            continue
+        own = home[0][1]
+        elsewhere = set().union(*(c[1] for c in theirs if c is not home[0]))
+        stray = (said - own) & elsewhere
+        lost = own - said - elsewhere
+        rest = set().union(*(c[1] for c in ours if c[1] is not said))
+        if stray and lost & rest:
+            out.append(found[0].figure.text)
+    return out
+
+
+def _approximate(q: Quantity, evidence: tuple[Quantity, ...]) -> Quantity | None:
+    """Return the evidence's figure of the same value when the evidence hedges it."""
+    for e in evidence:
+        if _key(e) == _key(q) and e.approx:
+            return e
+    return None
+
+
+@lru_cache(maxsize=16384)
+def moved_figures(claim: str, texts: tuple[str, ...]) -> tuple[tuple[str, str, str], ...]:
+    """Return (rule, words, message) for each figure a claim moves to another metric of one
+    record sentence."""
+    out: list[tuple[str, str, str]] = []
+    if len(_clauses(claim)) < 2:
+        return ()
+    for text in texts:
+        for figure in _moved(claim, text):
+            if all(figure != said for _, said, _ in out):
+                message = f"{figure!r} stands with a metric that its evidence gives another figure"
+                out.append((METRIC, figure, message))
+    return tuple(out)
+
+
+@lru_cache(maxsize=16384)
+def hedge_shifts(claim: str, evidence: str) -> tuple[tuple[str, str, str], ...]:
+    """Return (rule, words, message) for each figure a claim makes exact or measured that its
+    evidence gives as approximate or estimated."""
+    out = []
+    claim_q = [q for q in quantities(claim, number_words=False) if q.figure.kind == "value"]
+    if not claim_q:
+        return tuple(out)
+    evidence_q = quantities(evidence, number_words=False)
+    for q in claim_q:
+        hedged = _approximate(q, evidence_q)
+        if hedged is not None and not q.approx:
+            said = f"{hedged.approx} {hedged.figure.text}"
+            out.append((HEDGE, q.figure.text, f"{q.figure.text!r} drops the evidence's {said!r}"))
+    for hit in EXACT.finditer(claim):
+        if hit.group().casefold().strip() not in evidence.casefold():
+            after = words(claim[hit.end() :])[:1]
+            figure = after[0] if after else hit.group()
+            if any(_approximate(q, evidence_q) for q in claim_q):
+                out.append(
+                    (
+                        HEDGE,
+                        hit.group().strip(),
+                        f"{hit.group().strip()!r} {figure} is "
+                        "exact; its evidence gives it as approximate",
+                    )
+                )
+    estimated = [m.group() for m in ESTIMATE.finditer(evidence)]
+    if estimated and not ESTIMATE.search(claim):
+        shared = [q for q in claim_q if any(_key(q) == _key(e) for e in evidence_q)]
+        if shared and _governs(evidence, estimated, shared, evidence_q):
+            text = shared[0].figure.text
+            out.append(
+                (HEDGE, text, f"{text!r} is stated as measured; its evidence says {estimated[0]!r}")
+            )
+    return tuple(out)
+
+
+def _governs(
+    evidence: str, estimated: list[str], shared: list[Quantity], evidence_q: tuple[Quantity, ...]
+) -> bool:
+    """Return True when an estimate word of the evidence stands in the clause of one of the
+    claim's figures (within a few words before it)."""
+    for q in shared:
+        for e in evidence_q:
+            if _key(e) != _key(q):
+                continue
+            before = evidence[max(0, e.start - 80) : e.start]
+            clause = CLAUSE_BREAK.split(before)[-1] if before else ""
+            around = clause + re.split(r",\s", evidence[e.start : e.start + 60])[0]
+            if ESTIMATE.search(clause) or ESTIMATE.search(around[len(clause) :]):
+                return True
+    return False
