@@ -12,10 +12,12 @@ from decimal import Decimal
 from functools import lru_cache
 
 from generator.checks.claims import Quantity, quantities
-from generator.checks.text import STOP, stems, words
+from generator.checks.quoting import normalize
+from generator.checks.text import STOP, RecordIndex, align, content, stems, words
 
 METRIC = "figures.unit"
 HEDGE = "grounding.polarity"
+QUOTED = "figures.claim"
 
 # Where one figure's clause ends and the next one's begins.
 CLAUSE_BREAK = re.compile(
@@ -159,3 +161,37 @@ def _governs(
             if ESTIMATE.search(clause) or ESTIMATE.search(around[len(clause) :]):
                 return True
     return False
+
+
+def unquoted_figures(claim: str, quotes: tuple[str, ...]) -> tuple[tuple[str, str, str], ...]:
+    """Return (rule, words, message) for each figure of a reported statement that the quote
+    drafted for it lacks: a statement states no figure its quote does not."""
+    if not quotes:
+        return ()
+    have = {_key(q) for text in quotes for q in quantities(text, number_words=False)}
+    out = []
+    for q in quantities(claim, number_words=False):
+        if q.figure.kind == "value" and _key(q) not in have:
+            text = q.figure.text
+            out.append((QUOTED, text, f"{text!r} is not in the quote drafted for it"))
+    return tuple(out)
+
+
+# A drafted quote supports its statement when its record sentence aligns with the statement
+# at least this well against the best-aligned record sentence.
+QUOTE_FIT = 0.4
+
+
+def off_quote(claim: str, quotes: tuple[str, ...], index: RecordIndex) -> tuple[str, ...]:
+    """Return the quotes drafted for a statement when none of their record sentences is about
+    what the statement says (another record sentence aligns far better)."""
+    if not quotes:
+        return ()
+    ranked = align(content(stems(claim)), index, limit=len(index.units))
+    if not ranked:
+        return ()
+    keys = [normalize(q).strip(" .") for q in quotes]
+    if any(k and k in normalize(title) for k in keys for title in index.titles):
+        return ()  # a title names the whole write-up, which a statement about it rests on
+    fit = max((s for s, unit in ranked if any(k and k in unit.norm for k in keys)), default=0.0)
+    return quotes if fit < QUOTE_FIT * ranked[0][0] else ()

@@ -16,7 +16,7 @@ from generator.checks.base import (
     record_file,
     sentences,
 )
-from generator.checks.bindings import hedge_shifts, moved_figures
+from generator.checks.bindings import hedge_shifts, moved_figures, off_quote, unquoted_figures
 from generator.checks.claimnames import (
     all_terms,
     company_pattern,
@@ -25,7 +25,6 @@ from generator.checks.claimnames import (
     proper_nouns,
 )
 from generator.checks.claims import (
-    COMPANY_WORDS,
     GENERIC_NOUNS,
     MAX_RECORD_NUMBERS,
     derived,
@@ -49,11 +48,11 @@ from generator.checks.claimwords import (
     superlative,
 )
 from generator.checks.joins import (
-    LEAD,
     borrowed,
     borrowed_subject,
     co_evidence,
     misplaced,
+    spliced,
     with_antecedent,
 )
 from generator.checks.lexicon import KNOWN_COMPANIES, introduced_phrases, unknown_phrase
@@ -323,8 +322,19 @@ def _closest_clause(text: str, claim_set: set[str], tokens: tuple[str, ...]) -> 
 def _evidence_units(claim: str, guide: ParsedGuide, index: RecordIndex) -> list[tuple[float, Unit]]:
     """Return the record sentences a claim may rest on: its drafted quote first, then the best."""
     units: list[tuple[float, Unit]] = []
+    for item in _drafted(claim, guide, index):
+        quoted = normalize(item.quote).strip(" .")
+        holders = [unit for unit in index.units if quoted in unit.norm]
+        units.extend((float("inf"), unit) for unit in holders or [_unit(item.quote)])
+    units.extend(align(content(stems(claim)), index))
+    return units
+
+
+def _drafted(claim: str, guide: ParsedGuide, index: RecordIndex) -> list[Evidence]:
+    """Return the drafted statements (with their record quotes) a claim is, or was edited from."""
     key = normalize(claim)
     claim_stems = set(content(stems(claim)))
+    out = []
     for item in guide.evidence:
         quoted = normalize(item.quote).strip(" .")
         if not quoted or quoted not in index.norm_text:
@@ -332,12 +342,9 @@ def _evidence_units(claim: str, guide: ParsedGuide, index: RecordIndex) -> list[
         drafted = set(content(stems(item.text)))
         same = normalize(item.text) == key
         # An edited statement keeps its drafted quote while most of its words remain.
-        if not same and len(claim_stems & drafted) < 0.6 * max(1, len(drafted | claim_stems)):
-            continue
-        holders = [unit for unit in index.units if quoted in unit.norm]
-        units.extend((float("inf"), unit) for unit in holders or [_unit(item.quote)])
-    units.extend(align(content(stems(claim)), index))
-    return units
+        if same or len(claim_stems & drafted) >= 0.6 * max(1, len(drafted | claim_stems)):
+            out.append(item)
+    return out
 
 
 def _judge(claim: str, guide: ParsedGuide, index: RecordIndex, ctx: CheckContext) -> Claim:
@@ -357,6 +364,11 @@ def _judge(claim: str, guide: ParsedGuide, index: RecordIndex, ctx: CheckContext
             break
     assert best is not None
     best.problems += [Problem(*p, whole=True) for p in moved_figures(claim, tuple(index.texts))]
+    quotes = tuple(item.quote for item in _drafted(claim, guide, index))
+    best.problems += [Problem(*p, whole=True) for p in unquoted_figures(claim, quotes)]
+    for quoted in off_quote(claim, quotes, index):
+        said = f"its quote {quote(quoted, 80)} is about another record sentence"
+        best.problems.append(Problem("grounding.claim", quoted, said, whole=True))
     if best.problems and all(p.rule in JOIN_RULES for p in best.problems):
         joined = co_evidence(claim, ranked[0][1], index, tuple(ctx.source.scale))
         if joined is not None:
@@ -410,46 +422,10 @@ def analyze(guide: ParsedGuide, ctx: CheckContext) -> list[Claim]:
                 split = [_judge(c, guide, index, ctx) for c in clauses]
                 if not any(c.problems for c in split):
                     judged.problems = [p for p in judged.problems if p.whole]
-                    judged.problems += _spliced(sentence, clauses, split, ctx)
+                    evidence = [c.evidence for c in split]
+                    judged.problems += [Problem(*p) for p in spliced(sentence, clauses, evidence)]
         claims.append(judged)
     return claims
-
-
-def _spliced(
-    sentence: str, clauses: list[str], judged: list[Claim], ctx: CheckContext
-) -> list[Problem]:
-    """Find a clause with no subject of its own ("…, and cut storage by 31%") whose evidence
-    gives its verb another subject than the sentence's: a result spliced onto a subject."""
-    opening = [stem(w) for w in words(LEAD.sub("", LEAD_IN.sub("", sentence.strip())))[:6]]
-    subject = {w for w in opening[:4] if w not in STOP}
-    if not subject:
-        return []
-    problems = []
-    for clause, claim in zip(clauses[1:], judged[1:], strict=True):
-        first = words(clause)[:1]
-        if not first or not first[0].islower():
-            continue
-        verb = stem(first[0])
-        if verb not in OUTCOMES and not first[0].endswith("ed"):
-            continue
-        tokens = [t for t in words(claim.evidence) if t.casefold() not in STOP]
-        keys = [stem(t) for t in tokens]
-        if verb in keys:
-            at = keys.index(verb)
-            head = next((k for k in reversed(keys[:at]) if not k.endswith("ly")), "")
-            if not head or head in subject or head in COMPANY_WORDS:
-                continue
-        elif subject & set(keys):
-            continue
-        problems.append(
-            Problem(
-                "grounding.joined",
-                clause,
-                f"{clause!r} has no subject of its own, and its evidence says who did it: "
-                "not the subject of this sentence",
-            )
-        )
-    return problems
 
 
 def _best_unit(sentence: str, index: RecordIndex) -> str:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from generator.checks.claims import COMPANY_WORDS
+from generator.checks.claimwords import OUTCOMES
 from generator.checks.text import (
     LEAD_IN,
     STOP,
@@ -329,3 +331,37 @@ def with_antecedent(unit: Unit, index: RecordIndex) -> Unit | None:
         return None
     before = units[at - 1].text
     return _unit(f"{before.rstrip('. ')}. {unit.text}")
+
+
+def spliced(sentence: str, clauses: list[str], evidence: list[str]) -> list[tuple[str, str, str]]:
+    """Find a clause with no subject of its own ("…, and cut storage by 31%") whose evidence
+    gives its verb another subject than the sentence's: a result spliced onto a subject."""
+    opening = [stem(w) for w in words(LEAD.sub("", LEAD_IN.sub("", sentence.strip())))[:6]]
+    subject = {w for w in opening[:4] if w not in STOP}
+    if not subject:
+        return []
+    problems = []
+    for clause, text in zip(clauses[1:], evidence[1:], strict=True):
+        first = words(clause)[:1]
+        if not first or not first[0].islower():
+            continue
+        verb = stem(first[0])
+        if verb not in OUTCOMES and not first[0].endswith("ed"):
+            continue
+        keys = [stem(t) for t in words(text) if t.casefold() not in STOP]
+        if verb in keys:
+            at = keys.index(verb)
+            head = next((k for k in reversed(keys[:at]) if not k.endswith("ly")), "")
+            if not head or head in subject or head in COMPANY_WORDS:
+                continue
+        elif subject & set(keys):
+            continue
+        problems.append(
+            (
+                "grounding.joined",
+                clause,
+                f"{clause!r} has no subject of its own, and its evidence says who did it: "
+                "not the subject of this sentence",
+            )
+        )
+    return problems

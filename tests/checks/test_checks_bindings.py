@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 from checkhelp import body, context, source
 
-from generator.checks import check_body
+from generator.checks import Evidence, check_body
 
 RECORD = {
     "id": "wrenfield-edge-cache",
@@ -88,3 +88,23 @@ def test_a_statement_of_ours_that_restates_the_record_keeps_its_order() -> None:
     assert "grounding.direction" in rules(interpretation=flipped)
     kept = "The first regional tier lost to the old single cache."
     assert rules(interpretation=kept) == []
+
+
+def quoted(claim: str, quote: str) -> list[str]:
+    c = replace(context(source(**RECORD, citations=[])), vocabulary=("varnish",))
+    text = body(reported=[*REPORTED, claim], interpretation=INTERPRETATION, ctx=c)
+    found = check_body(text, c, evidence=(Evidence(claim, quote),))
+    return sorted({f.rule for f in found if f.severity == "error"})
+
+
+def test_a_statement_states_no_figure_its_quote_lacks() -> None:
+    claim = "Origin traffic dropped by about 45%, which the team estimates saves $210,000 yearly."
+    whole = "Origin traffic fell by about 45%, which the team estimates saves $210,000 a year"
+    assert quoted(claim, whole) == []
+    assert "figures.claim" in quoted(claim, "Origin traffic fell by about 45%")
+
+
+def test_a_quote_about_another_record_sentence_does_not_support_a_statement() -> None:
+    claim = "In one experiment, uploads went up 3% and sessions went up 5%."
+    assert quoted(claim, "In an experiment, uploads rose 3% and sessions rose 5%") == []
+    assert "grounding.claim" in quoted(claim, "Wrenfield added a regional tier")
