@@ -11,9 +11,17 @@ import re
 from decimal import Decimal
 from functools import lru_cache
 
-from generator.checks.claims import Quantity, quantities
+from generator.checks.claims import (
+    MAX_NUMBERS,
+    MAX_RECORD_NUMBERS,
+    Quantity,
+    derived,
+    match,
+    quantities,
+    too_many_numbers,
+)
 from generator.checks.quoting import normalize
-from generator.checks.text import STOP, RecordIndex, align, content, stems, words
+from generator.checks.text import STOP, RecordIndex, align, content, stems
 
 METRIC = "figures.unit"
 HEDGE = "grounding.polarity"
@@ -37,6 +45,12 @@ NOT_METRIC = frozenset(
     + stems("from to by about over under around nearly roughly lift gain rise drop fall ms s")
     + stems("percent seconds milliseconds minutes hours days x times per a an of in on at")
 )
+
+
+@lru_cache(maxsize=64)
+def _countable(texts: tuple[str, ...]) -> bool:
+    """Return True when a record holds few enough numbers to compare figure by figure."""
+    return not too_many_numbers("\n".join(texts), MAX_RECORD_NUMBERS)
 
 
 def _key(q: Quantity) -> tuple[Decimal | None, Decimal | None, str]:
@@ -85,6 +99,22 @@ def _moved(claim: str, evidence: str) -> list[str]:
     return out
 
 
+# What joins the two ends of a range: "from about 3x to 1.5x" hedges both.
+RANGE_JOIN = re.compile(r"(?i)\A\s*[\w-]{0,12}\s*(?:to|towards?|and|or|[-–—])\s*\Z")
+
+
+def _hedged(claim: str, found: list[Quantity], at: int) -> bool:
+    """Return True when a claim hedges a figure, itself or as the far end of a hedged range."""
+    q = found[at]
+    if q.approx:
+        return True
+    if not at:
+        return False
+    before = found[at - 1]
+    between = claim[before.start + len(before.figure.text) : q.start]
+    return bool(before.approx) and RANGE_JOIN.match(between) is not None
+
+
 def _approximate(q: Quantity, evidence: tuple[Quantity, ...]) -> Quantity | None:
     """Return the evidence's figure of the same value when the evidence hedges it."""
     for e in evidence:
@@ -98,7 +128,7 @@ def moved_figures(claim: str, texts: tuple[str, ...]) -> tuple[tuple[str, str, s
     """Return (rule, words, message) for each figure a claim moves to another metric of one
     record sentence."""
     out: list[tuple[str, str, str]] = []
-    if len(_clauses(claim)) < 2:
+    if too_many_numbers(claim) or not _countable(texts) or len(_clauses(claim)) < 2:
         return ()
     for text in texts:
         for figure in _moved(claim, text):
@@ -113,28 +143,24 @@ def hedge_shifts(claim: str, evidence: str) -> tuple[tuple[str, str, str], ...]:
     """Return (rule, words, message) for each figure a claim makes exact or measured that its
     evidence gives as approximate or estimated."""
     out = []
+    if too_many_numbers(claim) or too_many_numbers(evidence, MAX_RECORD_NUMBERS):
+        return ()
     claim_q = [q for q in quantities(claim, number_words=False) if q.figure.kind == "value"]
     if not claim_q:
         return tuple(out)
     evidence_q = quantities(evidence, number_words=False)
-    for q in claim_q:
+    for at, q in enumerate(claim_q):
         hedged = _approximate(q, evidence_q)
-        if hedged is not None and not q.approx:
+        if hedged is not None and not _hedged(claim, claim_q, at):
             said = f"{hedged.approx} {hedged.figure.text}"
             out.append((HEDGE, q.figure.text, f"{q.figure.text!r} drops the evidence's {said!r}"))
     for hit in EXACT.finditer(claim):
-        if hit.group().casefold().strip() not in evidence.casefold():
-            after = words(claim[hit.end() :])[:1]
-            figure = after[0] if after else hit.group()
-            if any(_approximate(q, evidence_q) for q in claim_q):
-                out.append(
-                    (
-                        HEDGE,
-                        hit.group().strip(),
-                        f"{hit.group().strip()!r} {figure} is "
-                        "exact; its evidence gives it as approximate",
-                    )
-                )
+        said = hit.group().strip()
+        if said.casefold() not in evidence.casefold() and any(
+            _approximate(q, evidence_q) for q in claim_q
+        ):
+            message = f"{said!r} makes exact a figure its evidence gives as approximate"
+            out.append((HEDGE, said, message))
     estimated = [m.group() for m in ESTIMATE.finditer(evidence)]
     if estimated and not ESTIMATE.search(claim):
         shared = [q for q in claim_q if any(_key(q) == _key(e) for e in evidence_q)]
@@ -165,15 +191,18 @@ def _governs(
 
 def unquoted_figures(claim: str, quotes: tuple[str, ...]) -> tuple[tuple[str, str, str], ...]:
     """Return (rule, words, message) for each figure of a reported statement that the quote
-    drafted for it lacks: a statement states no figure its quote does not."""
-    if not quotes:
+    drafted for it lacks, rounded or spelled out: a statement states no figure its quote
+    does not."""
+    text = " … ".join(quotes)
+    if not quotes or too_many_numbers(claim) or too_many_numbers(text, MAX_RECORD_NUMBERS):
         return ()
-    have = {_key(q) for text in quotes for q in quantities(text, number_words=False)}
+    quoted = quantities(text)
+    said = frozenset(stems(text))
     out = []
     for q in quantities(claim, number_words=False):
-        if q.figure.kind == "value" and _key(q) not in have:
-            text = q.figure.text
-            out.append((QUOTED, text, f"{text!r} is not in the quote drafted for it"))
+        if q.figure.kind != "value" or match(q, quoted, said) != "value" or derived(q, quoted):
+            continue
+        out.append((QUOTED, q.figure.text, f"{q.figure.text!r} is not in the quote drafted for it"))
     return tuple(out)
 
 
@@ -195,3 +224,19 @@ def off_quote(claim: str, quotes: tuple[str, ...], index: RecordIndex) -> tuple[
         return ()  # a title names the whole write-up, which a statement about it rests on
     fit = max((s for s, unit in ranked if any(k and k in unit.norm for k in keys)), default=0.0)
     return quotes if fit < QUOTE_FIT * ranked[0][0] else ()
+
+
+@lru_cache(maxsize=16384)
+def record_hedges(sentence: str, texts: tuple[str, ...]) -> tuple[tuple[str, str, str], ...]:
+    """Return hedge_shifts of a sentence of ours against each record sentence that states one
+    of its figures: a figure of the record keeps the record's approximation and estimate."""
+    if too_many_numbers(sentence, MAX_NUMBERS) or not _countable(texts):
+        return ()
+    mine = {_key(q) for q in quantities(sentence, number_words=False) if q.figure.kind == "value"}
+    if not mine:
+        return ()
+    out: list[tuple[str, str, str]] = []
+    for text in texts:
+        if mine & {_key(q) for q in quantities(text, number_words=False)}:
+            out += [p for p in hedge_shifts(sentence, text) if p not in out]
+    return tuple(out)

@@ -404,6 +404,8 @@ def derived(claim: Quantity, evidence: tuple[Quantity, ...]) -> bool:
         percents = [v for q in evidence if q.figure.unit == "%" for v in _values(q)]
         if any(value == 100 - p for p in percents):
             return True
+        if "point" not in claim.figure.text.casefold():
+            return False  # the difference of two percentages is in points ("10 points")
         return any(value == abs(a - b) for a in percents for b in percents if a != b)
     scale = SECONDS.get(claim.noun)
     if claim.figure.unit or scale is None:

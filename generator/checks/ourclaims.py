@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import re
 
+from generator.checks.accounts import COMPARISON, account_shifts, comparison_shift
 from generator.checks.accounts import FIXES as ACCOUNT_FIXES
-from generator.checks.accounts import account_shifts
 from generator.checks.analysis import analysis
 from generator.checks.base import CheckContext, ParsedGuide, finding, quote
+from generator.checks.bindings import record_hedges
 from generator.checks.claimnames import company_pattern, proper_nouns
 from generator.checks.claimwords import (
     CAUSE,
@@ -249,6 +250,14 @@ def check_our_claims(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
                 about = "is about the company"
             else:
                 problems = _actors(unquoted, ctx, record)
+                # A record figure keeps its hedge; a comparison with the industry is a claim
+                # about someone's results.
+                problems += list(record_hedges(unquoted, tuple(shared.index.texts)))
+                if not is_instruction(unquoted):
+                    problems += [
+                        (COMPARISON, term, f"{term!r} is a comparison not stated")
+                        for term in comparison_shift(unquoted, "\n".join(shared.index.texts))
+                    ]
                 about = "is ours"
             by_rule: dict[str, list[str]] = {}
             for rule, _term, message in problems:

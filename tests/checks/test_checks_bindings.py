@@ -108,3 +108,15 @@ def test_a_quote_about_another_record_sentence_does_not_support_a_statement() ->
     claim = "In one experiment, uploads went up 3% and sessions went up 5%."
     assert quoted(claim, "In an experiment, uploads rose 3% and sessions rose 5%") == []
     assert "grounding.claim" in quoted(claim, "Wrenfield added a regional tier")
+
+
+def test_our_sentence_keeps_a_record_figures_hedge() -> None:
+    exact = "Be ready to say how a tier took cold reads from 400 ms to exactly 70 ms."
+    assert "grounding.polarity" in rules(interpretation=exact)
+    ranged = "Be ready to say how a tier can take p99 from about 400 ms down to 70 ms."
+    assert rules(interpretation=ranged) == []
+
+
+def test_our_statement_compares_with_no_industry_the_record_does_not() -> None:
+    claim = "Here the tier did well at the stated load, beating what most hosted providers publish."
+    assert "grounding.comparison" in rules(interpretation=claim)
