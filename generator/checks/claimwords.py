@@ -272,3 +272,12 @@ def polarity_words(tokens: list[str] | tuple[str, ...]) -> dict[str, str]:
         elif lowered in POLARITY:
             found.setdefault("not" if lowered in NEGATION else lowered, token)
     return found
+
+
+# Comparatives that name a benefit: a report that says the work made something "faster" or
+# "cheaper" needs that word (or its stem) in the record.
+BENEFITS = frozenset(
+    ["faster", "quicker", "cheaper", "easier", "simpler", "safer", "smoother", "snappier"]
+    + ["leaner", "sooner", "shorter", "stabler", "cleaner", "happier", "lighter", "tighter"]
+    + ["sturdier", "healthier", "calmer", "quieter", "nimbler", "speedier", "swifter"]
+)

@@ -34,6 +34,7 @@ from generator.checks.claims import (
     too_many_numbers,
 )
 from generator.checks.claimwords import (
+    BENEFITS,
     BOUNDS,
     CAUSE,
     EVIDENCE_CAUSE,
@@ -182,6 +183,10 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
             )
     for token in claim_tokens:
         key = stem(token)
+        if token.casefold() in BENEFITS and key not in index.vocabulary:
+            problems.append(
+                Problem("grounding.claim", token, f"outcome {token!r} is not in the record")
+            )
         if key in OUTCOME_NOUNS and key not in evidence_stems and key not in index.vocabulary:
             problems.append(
                 Problem("grounding.claim", token, f"outcome {token!r} is not in the evidence")

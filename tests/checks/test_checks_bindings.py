@@ -120,3 +120,9 @@ def test_our_sentence_keeps_a_record_figures_hedge() -> None:
 def test_our_statement_compares_with_no_industry_the_record_does_not() -> None:
     claim = "Here the tier did well at the stated load, beating what most hosted providers publish."
     assert "grounding.comparison" in rules(interpretation=claim)
+
+
+def test_a_report_adds_no_benefit_the_record_does_not_name() -> None:
+    claim = "Wrenfield's regional tier made uploads smoother and cheaper for its users."
+    found = [f for f in findings(reported=[claim]) if f.rule == "grounding.claim"]
+    assert found and "'smoother'" in found[0].message and "'cheaper'" in found[0].message
