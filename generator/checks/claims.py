@@ -118,8 +118,8 @@ def noun_run(text: str, end: int) -> tuple[str, ...]:
             continue
         if lowered in STOP or lowered in RUN_END or any(ch.isdigit() for ch in token):
             break
-        if lowered.endswith("ly") and run:
-            break
+        if run and (lowered.endswith("ly") or (lowered.endswith("ed") and len(lowered) > 5)):
+            break  # "the time needed": a participle after the noun is not its head
         if not lowered.endswith("ly"):
             run.append(token)
         previous = match.end()

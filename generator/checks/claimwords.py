@@ -262,13 +262,20 @@ MONTHS_DAYS = frozenset(
 )
 
 
-def polarity_words(tokens: list[str] | tuple[str, ...]) -> dict[str, str]:
-    """Map each polarity class of a text ("not" for every negation) to the word that says it."""
+# Words that say what a quantifier says, in evidence: "each hop" is "every hop".
+SAME_AS = {"each": "every", "solely": "only", "exclusively": "only"}
+
+
+def polarity_words(tokens: list[str] | tuple[str, ...], evidence: bool = False) -> dict[str, str]:
+    """Map each polarity class of a text ("not" for every negation) to the word that says it;
+    in evidence, a word that says the same ("each" for "every") counts too."""
     found: dict[str, str] = {}
     for token in tokens:
         lowered = token.casefold().replace("’", "'")
         if lowered.endswith("n't"):
             found.setdefault("not", token)
+        elif evidence and lowered in SAME_AS:
+            found.setdefault(SAME_AS[lowered], token)
         elif lowered in POLARITY:
             found.setdefault("not" if lowered in NEGATION else lowered, token)
     return found

@@ -139,7 +139,7 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
             )
     # Polarity: negations, hedges and quantifiers must agree with the evidence.
     claim_polarity = polarity_words(claim_tokens)
-    evidence_polarity = polarity_words(evidence_tokens)
+    evidence_polarity = polarity_words(evidence_tokens, evidence=True)
     for word in sorted(claim_polarity.keys() - evidence_polarity.keys()):
         said = claim_polarity[word]
         problems.append(Problem("grounding.polarity", said, f"{said!r} is not in the evidence"))

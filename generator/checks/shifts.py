@@ -195,6 +195,38 @@ def _rank_flip(claim: str, evidence: str) -> str:
     return ""
 
 
+# "A before B" and "B after A" tell one order: the events on each side of the word decide.
+ORDER_WORD = re.compile(r"(?i)\b(before|after)\s+")
+LEFT_BREAK = re.compile(r"(?i)[,;:]|\b(?:and|but|that|which|while|so|then|when|where)\b")
+RIGHT_BREAK = re.compile(r"(?i)[,;:.]|\s(?:and|but|while|so)\s")
+
+
+def _events(text: str) -> tuple[frozenset[str], frozenset[str]] | None:
+    """Return what happens first and what happens second in a text's "X before/after Y"."""
+    hit = ORDER_WORD.search(text)
+    if hit is None:
+        return None
+    left = LEFT_BREAK.split(text[: hit.start()])[-1]
+    right = RIGHT_BREAK.split(text[hit.end() :])[0]
+    a = frozenset(s for s in stems(" ".join(left.split()[-8:])) if s not in STOP)
+    b = frozenset(s for s in stems(" ".join(right.split()[:8])) if s not in STOP)
+    if not a or not b:
+        return None
+    return (a, b) if hit.group(1).casefold() == "before" else (b, a)
+
+
+def _order_flip(claim: str, evidence: str) -> bool | None:
+    """Return whether a claim's "before/after" puts its evidence's events the other way round,
+    or None when either text does not name both events."""
+    ours, theirs = _events(claim), _events(evidence)
+    if ours is None or theirs is None:
+        return None
+    (first, second), (was_first, was_second) = ours, theirs
+    kept = len(first & was_first) + len(second & was_second)
+    turned = len(first & was_second) + len(second & was_first)
+    return turned > kept
+
+
 @lru_cache(maxsize=16384)
 def direction_shift(claim: str, evidence: str) -> tuple[str, ...]:
     """Return the words of a claim that turn its evidence's direction or order around."""
@@ -206,7 +238,9 @@ def direction_shift(claim: str, evidence: str) -> tuple[str, ...]:
             continue
         axis, side = hit
         if side not in stated[axis] and (1 - side) in stated[axis] and token not in said:
-            said.append(token)
+            events = _order_flip(claim, evidence) if axis == "order" else None
+            if events is None or events:
+                said.append(token)
     for pattern in (FROM_TO, REPLACED):
         flipped = _reversed(claim, evidence, pattern)
         if flipped:

@@ -126,3 +126,35 @@ def test_a_report_adds_no_benefit_the_record_does_not_name() -> None:
     claim = "Wrenfield's regional tier made uploads smoother and cheaper for its users."
     found = [f for f in findings(reported=[claim]) if f.rule == "grounding.claim"]
     assert found and "'smoother'" in found[0].message and "'cheaper'" in found[0].message
+
+
+@pytest.mark.parametrize(
+    ("claim", "ok"),
+    [
+        ("Cold reads were slow before the regional tier went in front of the object store.", True),
+        ("The regional tier went in after cold reads had been slow for a long time.", True),
+        ("Origin traffic fell by about 45% before Wrenfield added a regional tier.", False),
+    ],
+)
+def test_before_and_after_compare_the_events_on_each_side(claim, ok) -> None:
+    evidence = "Origin traffic fell by about 45% after the regional tier went in."
+    c = replace(context(source(**{**RECORD, "notes": evidence}, citations=[])), vocabulary=())
+    text = body(reported=[*REPORTED, claim], interpretation=INTERPRETATION, ctx=c)
+    found = {f.rule for f in check_body(text, c) if f.severity == "error"}
+    assert ("grounding.direction" not in found) == ok
+
+
+def test_a_participle_after_the_outcome_noun_is_not_its_head() -> None:
+    notes = "They report that the tier cut the time to warm a new region from days to hours."
+    c = replace(context(source(**{**RECORD, "notes": notes}, citations=[])), vocabulary=())
+    claim = "The tier cut the time needed to warm a new region from days to hours."
+    text = body(reported=[*REPORTED, claim], interpretation=INTERPRETATION, ctx=c)
+    assert [f.rule for f in check_body(text, c) if f.severity == "error"] == []
+
+
+def test_every_in_a_report_is_the_evidences_each() -> None:
+    notes = "Tracing got quicker because each hop now emits spans."
+    c = replace(context(source(**{**RECORD, "notes": notes}, citations=[])), vocabulary=())
+    claim = "Tracing got quicker since every hop now emits spans."
+    text = body(reported=[*REPORTED, claim], interpretation=INTERPRETATION, ctx=c)
+    assert [f.rule for f in check_body(text, c) if f.severity == "error"] == []
