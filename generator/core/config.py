@@ -33,7 +33,7 @@ class _Section(BaseModel):
 class SiteSettings(_Section):
     name: Annotated[Text, Field(min_length=1, max_length=MAX_SITE_NAME)] = "Prepguide"
     base_url: str = "https://prepguide.example.org"
-    page_size: int = Field(default=20, ge=1, le=10_000)
+    page_size: int = Field(default=50, ge=1, le=10_000)  # per page of every listing
 
     @field_validator("base_url")
     @classmethod

@@ -66,7 +66,9 @@ name = {toml_string(site_name)}
 # Where the site will be served. The feed and the sitemap need absolute URLs, so set it
 # before you publish.
 {url_line}
-# page_size = 20
+# Guides on each page of the index, cards on each page of a hub or company, issues on
+# each page of the digest archive.
+# page_size = 50
 
 [checks]
 # A Checked date older than this many days is flagged.

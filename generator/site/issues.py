@@ -10,7 +10,15 @@ from collections.abc import Callable
 from datetime import date
 
 from generator.site.feeds import FeedEntry, atom_feed, empty_feed_date
-from generator.site.model import IssuePage, SiteModel
+from generator.site.model import (
+    IssuePage,
+    SiteModel,
+    page_count,
+    page_slice,
+    paged_path,
+    pager,
+    root_of,
+)
 from generator.sources.records import normalize_tag
 
 FEED_ISSUES = 20
@@ -28,6 +36,7 @@ MONTHS = (
     "November",
     "December",
 )
+FOLDER = "digest/"
 ARCHIVE = "digest/index.html"
 FEED = "digest/feed.xml"
 
@@ -109,8 +118,11 @@ def issue_page(model: SiteModel, label: str, common: dict) -> Page:
     return page.href, "issue.html", context
 
 
-def archive_page(model: SiteModel, common: dict) -> Page:
-    """Return the digest archive, digest/index.html: every issue, newest first."""
+def archive_page(model: SiteModel, number: int, common: dict) -> Page:
+    """Return page number of the digest archive, digest/index.html: every issue, newest first."""
+    size = model.site.page_size
+    count = page_count(len(model.issues), size)
+    relative = paged_path(FOLDER, number)
     items = [
         {
             "href": page.href,
@@ -119,20 +131,21 @@ def archive_page(model: SiteModel, common: dict) -> Page:
             "opening": page.issue.opening,
             "closed": page.closed,
         }
-        for page in model.issues
+        for page in page_slice(model.issues, number, size)
     ]
     context = {
         **common,
-        "root": "../",
-        "canonical": model.page_url(ARCHIVE),
+        "root": root_of(relative),
+        "canonical": model.page_url(relative),
         "banner": None,
         "subscribe": model.subscribe_url,
         "description": f"Every weekly issue of {model.site.name}: the guides first published "
         "each week.",
         "issues": items,
         "feed": FEED,
+        "pager": pager(FOLDER, number, count),
     }
-    return ARCHIVE, "issues.html", context
+    return relative, "issues.html", context
 
 
 def digest_feed(model: SiteModel, content: Callable[[dict], str]) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from markupsafe import Markup
 
@@ -10,7 +10,7 @@ from generator.core.names import plural
 from generator.core.urls import url_path
 from generator.site import issues
 from generator.site.feeds import index_chunks, index_path
-from generator.site.model import SiteModel
+from generator.site.model import SiteModel, page_count, page_slice, paged_path, pager, root_of
 from generator.site.pages import page_environment, page_key, render_page
 from generator.sources.records import Source, normalize_tag
 from generator.sources.topics import Topic
@@ -24,14 +24,18 @@ TOPIC_FIELD_LABELS = {"stack": "Stack", "techniques": "Technique", "both": "Tech
 Page = tuple[str, str, dict]
 
 
-def card_html(model: SiteModel, source: Source) -> Markup:
-    """Render a write-up's source card once per process; hubs and company pages share it."""
-    cached = model.card_html.get(source.key)
+def card_html(model: SiteModel, source: Source, root: str = "../../") -> Markup:
+    """Render a write-up's source card once per process and depth; listings share it."""
+    cached = model.card_html.get((source.key, root))
     if cached is None:
         module = page_environment().get_template("cards.html").module
-        cached = Markup(module.source_card(model.card(source), "../../"))
-        model.card_html[source.key] = cached
+        cached = Markup(module.source_card(model.card(source), root))
+        model.card_html[(source.key, root)] = cached
     return cached
+
+
+def _pages(total: int, model: SiteModel) -> range:
+    return range(1, page_count(total, model.site.page_size) + 1)
 
 
 def listing_pages(model: SiteModel) -> list[tuple[str, ...]]:
@@ -39,12 +43,20 @@ def listing_pages(model: SiteModel) -> list[tuple[str, ...]]:
     count = len(index_chunks(model))
     return [
         *(("index", str(number)) for number in range(1, count + 1)),
-        *(("topic", topic.slug) for topic in model.topics),
+        *(
+            ("topic", topic.slug, str(number))
+            for topic in model.topics
+            for number in _pages(len(topic.sources), model)
+        ),
         ("topics",),
-        *(("company", slug) for slug in model.companies),
+        *(
+            ("company", slug, str(number))
+            for slug, (_, members) in model.companies.items()
+            for number in _pages(len(members), model)
+        ),
         ("companies",),
         *(("issue", label) for label in model.issue_labels),
-        ("issues",),
+        *(("issues", str(number)) for number in _pages(len(model.issue_labels), model)),
     ]
 
 
@@ -60,16 +72,16 @@ def listing_page(
     if kind == "index":
         return _index_page(model, int(args[0]), common, preview)
     if kind == "topic":
-        return _topic_page(model, model.topic_by_slug[args[0]], common, card)
+        return _topic_page(model, model.topic_by_slug[args[0]], int(args[1]), common, card)
     if kind == "topics":
         return _topics_index(model, common)
     if kind == "company":
-        return _company_page(model, args[0], common, card)
+        return _company_page(model, args[0], int(args[1]), common, card)
     if kind == "companies":
         return _companies_index(model, common)
     if kind == "issue":
         return issues.issue_page(model, args[0], common)
-    return issues.archive_page(model, common)
+    return issues.archive_page(model, int(args[0]), common)
 
 
 def listing_path(model: SiteModel, task: tuple[str, ...]) -> str:
@@ -78,14 +90,14 @@ def listing_path(model: SiteModel, task: tuple[str, ...]) -> str:
     if kind == "index":
         return index_path(int(args[0]))
     if kind == "topic":
-        return f"topics/{args[0]}/index.html"
+        return paged_path(f"topics/{args[0]}/", int(args[1]))
     if kind == "company":
-        return f"companies/{args[0]}/index.html"
+        return paged_path(f"companies/{args[0]}/", int(args[1]))
     if kind in ("topics", "companies"):
         return f"{kind}/index.html"
     if kind == "issue":
         return f"digest/{args[0]}/index.html"
-    return issues.ARCHIVE
+    return paged_path(issues.FOLDER, int(args[0]))
 
 
 def listing_key(model: SiteModel, task: tuple[str, ...], common: dict, preview: bool) -> str:
@@ -94,20 +106,20 @@ def listing_key(model: SiteModel, task: tuple[str, ...], common: dict, preview: 
     return page_key(template, context)
 
 
-def with_cards(context: dict, card: Callable[[Source], object]) -> dict:
-    """Return a listing context made with its sources as cards, each card made by card."""
+def with_cards(context: dict, card: Callable[[Source, str], object]) -> dict:
+    """Return a listing context made with its sources as cards, each made by card(source, root)."""
     if "cards" not in context:
         return context
-    return {**context, "cards": [card(source) for source in context["cards"]]}
+    root = context["root"]
+    return {**context, "cards": [card(source, root) for source in context["cards"]]}
 
 
 def render_listing(
     model: SiteModel, task: tuple[str, ...], common: dict, preview: bool
 ) -> tuple[str, str]:
     """Render one listing page; return its path and HTML."""
-    relative, template, context = listing_page(
-        model, task, common, preview, lambda source: card_html(model, source)
-    )
+    relative, template, context = listing_page(model, task, common, preview, lambda source: source)
+    context = with_cards(context, lambda source, root: card_html(model, source, root))
     return relative, render_page(template, context)
 
 
@@ -116,8 +128,7 @@ def _index_page(model: SiteModel, number: int, common: dict, preview: bool) -> P
     count = len(chunks)
     chunk = chunks[number - 1]
     relative = index_path(number)
-    root = "" if number == 1 else "../../"
-    page_href = index_path
+    root = root_of(relative)
 
     items = [
         {
@@ -138,12 +149,7 @@ def _index_page(model: SiteModel, number: int, common: dict, preview: bool) -> P
         "banner": PREVIEW_BANNER if preview else None,
         "intro": _index_intro(model) if number == 1 else None,
         "guides": items,
-        "pager": {
-            "number": number,
-            "count": count,
-            "prev": page_href(number - 1) if number > 1 else None,
-            "next": page_href(number + 1) if number < count else None,
-        },
+        "pager": pager("", number, count),
     }
     return relative, "index.html", context
 
@@ -180,15 +186,17 @@ def _card_note(topic: Topic, model: SiteModel) -> str:
 
 
 def _topic_page(
-    model: SiteModel, topic: Topic, common: dict, card: Callable[[Source], object]
+    model: SiteModel, topic: Topic, number: int, common: dict, card: Callable[[Source], object]
 ) -> Page:
     return _card_page(
         model,
-        f"topics/{topic.slug}/index.html",
+        f"topics/{topic.slug}/",
+        number,
         "hub.html",
         common,
         topic.paragraph,
-        [card(source) for source in topic.sources],
+        topic.sources,
+        card,
         topic={
             "title": topic.title,
             "paragraph": topic.paragraph,
@@ -200,23 +208,32 @@ def _topic_page(
 
 def _card_page(
     model: SiteModel,
-    relative: str,
+    folder: str,
+    number: int,
     template: str,
     common: dict,
     description: str,
-    cards: list,
+    sources: Sequence[Source],
+    card: Callable[[Source], object],
     **fields: object,
 ) -> Page:
-    """Return a page two folders down that lists source cards (a hub or a company)."""
+    """Return page number of a listing of source cards in folder (a hub or a company).
+
+    The cards are those of that page alone; the statistics it opens with are on the first.
+    """
+    size = model.site.page_size
+    count = page_count(len(sources), size)
+    relative = paged_path(folder, number)
     context = {
         **common,
-        "root": "../../",
+        "root": root_of(relative),
         "canonical": model.page_url(relative),
         "banner": None,
         "subscribe": model.subscribe_url,
         "description": description,
         **fields,
-        "cards": cards,
+        "cards": [card(source) for source in page_slice(sources, number, size)],
+        "pager": pager(folder, number, count),
     }
     return relative, template, context
 
@@ -249,7 +266,7 @@ def _company_noun(members: list[Source]) -> str:
 
 
 def _company_page(
-    model: SiteModel, slug: str, common: dict, card: Callable[[Source], object]
+    model: SiteModel, slug: str, number: int, common: dict, card: Callable[[Source], object]
 ) -> Page:
     name, members = model.companies[slug]
     with_guides = sum(1 for s in members if s.key in model.guide_of)
@@ -268,11 +285,13 @@ def _company_page(
     )
     return _card_page(
         model,
-        f"companies/{slug}/index.html",
+        f"companies/{slug}/",
+        number,
         "company.html",
         common,
         sentence,
-        [card(source) for source in members],
+        members,
+        card,
         company={"name": name, "sentence": sentence},
     )
 

@@ -113,6 +113,37 @@ def site_topics(project: Project, ordered: list[Source] | None = None) -> list[T
     return compute_topics(ordered, project.settings.topics.min_sources)
 
 
+def paged_path(folder: str, number: int) -> str:
+    """Return the path of a listing's page number in folder ("", "topics/gpus/"); 1 is its front."""
+    return f"{folder}index.html" if number == 1 else f"{folder}page/{number}/index.html"
+
+
+def page_count(total: int, size: int) -> int:
+    """Return how many pages of size items a listing of total items takes (at least one)."""
+    return max(1, -(-total // size))
+
+
+def page_slice(items: Sequence, number: int, size: int) -> list:
+    """Return the items on page number (from 1) of a listing of size items a page."""
+    return list(items[(number - 1) * size : number * size])
+
+
+def pager(folder: str, number: int, count: int) -> dict:
+    """Return the template data of page number of count: site-relative links to its neighbours."""
+    return {
+        "number": number,
+        "count": count,
+        "first": paged_path(folder, 1),
+        "prev": paged_path(folder, number - 1) if number > 1 else None,
+        "next": paged_path(folder, number + 1) if number < count else None,
+    }
+
+
+def root_of(relative: str) -> str:
+    """Return the relative link from a page to the site's root ("../../" two folders down)."""
+    return "../" * relative.count("/")
+
+
 def listing_order(guide: SiteGuide) -> tuple:
     """Sort key of the index: the newest write-up first (the date its card shows), undated last."""
     return (*recency_key(guide.source), guide.id)
@@ -158,6 +189,13 @@ class SiteModel:
             normalize_tag(name): url_path(f"companies/{slug}/index.html")
             for slug, (name, _) in self.companies.items()
         }
+        # The page of its company's listing that shows a write-up's card.
+        size = self.site.page_size
+        self.company_page = {
+            source.key: url_path(paged_path(f"companies/{slug}/", i // size + 1))
+            for slug, (_, members) in self.companies.items()
+            for i, source in enumerate(members)
+        }
         self.related = related or RelatedIndex(self.sources)
         self.topic_by_slug = {topic.slug: topic for topic in self.topics}
         self.topic_by_key = {topic.key: topic for topic in self.topics}
@@ -168,7 +206,7 @@ class SiteModel:
         # By the id of the item: the items live in _items as long as the model.
         self._item_keys: dict[int, str] = {}
         # Source cards as HTML, filled by the render stage: each is rendered once per process.
-        self.card_html: dict[str, Markup] = {}
+        self.card_html: dict[tuple[str, str], Markup] = {}
         self._related: dict[str, list[dict]] = {}
         self._items: dict[str, dict | None] = {}
         self._tag_links: dict[str, dict] = {}
@@ -263,8 +301,8 @@ class SiteModel:
         guide = self.guide_of.get(source.key)
         if guide is not None:
             return guide.href
-        company = self.company_href.get(normalize_tag(source.company))
-        return f"{company}#{source.key}" if company else None
+        page = self.company_page.get(source.key)
+        return f"{page}#{source.key}" if page else None
 
     def related_items(self, source: Source) -> list[dict]:
         """Return the related-story items of a write-up (computed once per build)."""

@@ -260,8 +260,10 @@ def render_site(
                 relative, template, context = listing_page(
                     model, task, common, preview, lambda source: source
                 )
-                key = keys.get(relative) or page_key(template, with_cards(context, model.card_key))
-                context = with_cards(context, lambda source: card_html(model, source))
+                key = keys.get(relative) or page_key(
+                    template, with_cards(context, lambda source, _: model.card_key(source))
+                )
+                context = with_cards(context, lambda source, root: card_html(model, source, root))
                 placed = writer.write(relative, render_page(template, context), key)
             done.append(Rendered(placed))
         model.forget_cards()  # the guide pages this process renders next show none
