@@ -13,6 +13,7 @@ from urllib.parse import parse_qsl, urlsplit
 import idna
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from generator.core.catalogue import DEFAULT_LANGUAGE, language_problem
 from generator.core.confine import link_problem
 from generator.core.errors import ConfigError
 from generator.core.names import Text
@@ -34,6 +35,15 @@ class SiteSettings(_Section):
     name: Annotated[Text, Field(min_length=1, max_length=MAX_SITE_NAME)] = "Prepguide"
     base_url: str = "https://prepguide.example.org"
     page_size: int = Field(default=50, ge=1, le=10_000)  # per page of every listing
+    language: str = DEFAULT_LANGUAGE  # <html lang> and the catalogue of the pages' words
+
+    @field_validator("language")
+    @classmethod
+    def _language(cls, value: str) -> str:
+        problem = language_problem(value)
+        if problem:
+            raise ValueError(problem)
+        return value
 
     @field_validator("base_url")
     @classmethod

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from datetime import date, timedelta
 
+from generator.core.catalogue import Catalogue, english
 from generator.core.errors import ConfigError
 from generator.sources.records import Source, normalize_tag
 from generator.sources.topics import display_names, join_names
@@ -86,12 +87,18 @@ class DigestGroup:
 
 @dataclass(frozen=True)
 class DigestIssue:
-    """A week's issue: its opening sentence and its groups, empty when nothing was published."""
+    """A week's issue: its opening sentence and its groups, empty when nothing was published.
+
+    number counts the weeks with an issue up to this one (the first issue is 1); name is what
+    readers see ("Issue 12 · 30 Nov – 6 Dec 2026"), in the site's language.
+    """
 
     week: Week
     site_name: str
     opening: str
     groups: tuple[DigestGroup, ...]
+    number: int = 1
+    words: Catalogue = field(default_factory=english, repr=False, compare=False)
 
     @property
     def items(self) -> list[DigestItem]:
@@ -102,10 +109,21 @@ class DigestIssue:
         return not self.groups
 
     @property
+    def name(self) -> str:
+        return self.words.issue(self.number, self.week.monday, self.week.sunday)
+
+    @property
     def subject(self) -> str:
-        count = len(self.items)
-        noun = "write-up" if count == 1 else "write-ups"
-        return f"{self.site_name} weekly, {self.week.label}: {count} new {noun}"
+        return self.words.digest.subject.format(
+            site=self.site_name,
+            issue=self.name,
+            new_write_ups=self.words.counts.new_write_ups.of(len(self.items)),
+        )
+
+
+def issue_number(week: Week, days: Iterable[date]) -> int:
+    """Return the number of a week's issue: 1 + the weeks before it with a first publication."""
+    return 1 + len({week_of(day) for day in days if day < week.monday})
 
 
 def first_sentence(text: str) -> str:
@@ -161,19 +179,32 @@ def build_issue(
     *,
     site_name: str,
     guide_url,
+    number: int | None = None,
+    words: Catalogue | None = None,
 ) -> DigestIssue:
-    """Build the issue of a week from (record, first-published date) pairs."""
+    """Build the issue of a week from (record, first-published date) pairs.
+
+    number is the issue's number when the caller knows it (else counted from the pairs); words
+    are the catalogue its name and subject are written in (English by default).
+    """
+    words = words or english()
+    if number is None:
+        number = issue_number(week, (day for _, day in published))
     chosen = sorted(
         (source for source, day in published if week.holds(day)),
         key=lambda source: (-(source.published or date.min).toordinal(), source.key),
     )
     if not chosen:
         opening = f"No new write-ups were published in {week.label}; there is no issue to send."
-        return DigestIssue(week=week, site_name=site_name, opening=opening, groups=())
+        return DigestIssue(
+            week=week, site_name=site_name, opening=opening, groups=(), number=number, words=words
+        )
     groups = group_by_topic(chosen)
     return DigestIssue(
         week=week,
         site_name=site_name,
+        number=number,
+        words=words,
         opening=opening_sentence(chosen, groups),
         groups=tuple(
             DigestGroup(

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import hashlib
 import heapq
-import json
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -14,12 +12,15 @@ from urllib.parse import urlsplit
 
 from markupsafe import Markup
 
+from generator.core.catalogue import Catalogue, load_catalogue
 from generator.core.config import SiteSettings
 from generator.core.names import plural
 from generator.core.urls import url_path
 from generator.digest.issue import DigestIssue, Week, build_issue, week_of
 from generator.guides.markdown import safe_link
 from generator.guides.project import Project
+from generator.site.pages import content_key as content_key
+from generator.site.pages import page_templates
 from generator.site.select import SiteGuide
 from generator.sources.records import Source, normalize_tag, slugify
 from generator.sources.topics import Topic, compute_topics, join_names, recency_key, unique_slugs
@@ -92,14 +93,23 @@ class IssuePage:
         return f"digest/{self.week.label}/index.html"
 
 
-def site_issues(guides: Sequence[SiteGuide], today: date, site_name: str) -> list[IssuePage]:
+def site_issues(
+    guides: Sequence[SiteGuide], today: date, site_name: str, words: Catalogue | None = None
+) -> list[IssuePage]:
     """Build the issue of every week in which a guide on the site was first published."""
     published = [(g.source, g.first_published) for g in guides if g.first_published and not g.draft]
     hrefs = {g.source.key: g.href for g in guides}
     weeks = sorted({week_of(day) for _, day in published}, key=lambda w: w.label, reverse=True)
     pages = []
-    for week in weeks:
-        issue = build_issue(week, published, site_name=site_name, guide_url=hrefs.__getitem__)
+    for position, week in enumerate(weeks):
+        issue = build_issue(
+            week,
+            published,
+            site_name=site_name,
+            guide_url=hrefs.__getitem__,
+            number=len(weeks) - position,
+            words=words,
+        )
         closed = week.sunday < today
         newest = max(day for _, day in published if week.holds(day))
         updated = week.sunday + timedelta(days=1) if closed else newest
@@ -162,6 +172,8 @@ class SiteModel:
         """Model the site; topics and related, when given, are made from these records."""
         self.project = project
         self.site = project.settings.site
+        self.pages = page_templates(words=load_catalogue(self.site.language))
+        self.words = self.pages.words
         self.base_url = self.site.base_url.rstrip("/")
         self.sources = sorted(project.sources.sources, key=lambda s: s.key)
         self.guides = guides
@@ -214,7 +226,7 @@ class SiteModel:
     @cached_property
     def issues(self) -> list[IssuePage]:
         """Return the weeks' digest issues (built when a page or feed needs them)."""
-        return site_issues(self.guides, self.project.today, self.site.name)
+        return site_issues(self.guides, self.project.today, self.site.name, self.words)
 
     @cached_property
     def issue_labels(self) -> list[str]:
@@ -247,6 +259,19 @@ class SiteModel:
                 )
             companies[slug] = (name, sorted(ranked[0], key=recency_key))
         return companies
+
+    def crumbs(self, section: str | None = None) -> list[dict]:
+        """Return the start of a page's breadcrumb trail: the front page, then its section."""
+        chrome = self.words.chrome
+        names = {
+            "topics/index.html": chrome.topics,
+            "companies/index.html": chrome.companies,
+            "digest/index.html": chrome.weekly,
+        }
+        trail = [{"name": self.site.name, "href": "index.html"}]
+        if section is not None:
+            trail.append({"name": names[section], "href": section})
+        return trail
 
     def page_url(self, relative: str) -> str:
         """Return a page's absolute URL in the sitemap's form (…/guides/ID/, not …/index.html)."""
@@ -399,20 +424,6 @@ def base_url_problem(site: SiteSettings) -> str | None:
             "is served from"
         )
     return None
-
-
-def content_key(*parts: object) -> str:
-    """Hash JSON-ready data (dates and settings included) into a stable key."""
-    text = json.dumps(parts, sort_keys=True, default=_plain, ensure_ascii=False)
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-def _plain(value: object) -> object:
-    if isinstance(value, date):
-        return value.isoformat()
-    if hasattr(value, "model_dump"):
-        return value.model_dump(mode="json")
-    raise TypeError(f"cannot key {type(value).__name__}")
 
 
 def safe_url(url: str | None) -> str | None:
