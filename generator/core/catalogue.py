@@ -18,6 +18,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from generator.core.confine import link_problem
 from generator.core.errors import ConfigError
 
 FOLDER = "catalogue"
@@ -72,6 +73,7 @@ class Chrome(_Words):
     feed: Text
     weekly_feed: Text
     breadcrumb_label: Text
+    footer_label: Text
     footer: Text
     preview_banner: Text
     draft_banner: Text
@@ -358,6 +360,30 @@ def parse_catalogue(text: str, path: str, language: str) -> Catalogue:
 def _packaged(name: str) -> tuple[str, str] | None:
     path = packaged_catalogues() / name
     return (path.read_text(encoding="utf-8"), str(path)) if path.is_file() else None
+
+
+def catalogue_reader(templates_dir: Path):
+    """Return a read(name) for load_catalogue: a root's templates/catalogue/ first, then shipped.
+
+    A root's catalogue that leads out of the root through a symbolic link is refused.
+    """
+    own = templates_dir / FOLDER
+
+    def read(name: str) -> tuple[str, str] | None:
+        path = own / name
+        if not (path.is_file() or path.is_symlink()):
+            return _packaged(name)
+        problem = link_problem(path, templates_dir.parent)
+        if problem:
+            raise ConfigError(problem, path=path, rule="templates.symlink")
+        if path.stat().st_size > MAX_FILE:
+            raise ConfigError("is larger than 256 KB", path=path, rule="catalogue")
+        try:
+            return path.read_text(encoding="utf-8"), str(path)
+        except UnicodeDecodeError as exc:
+            raise ConfigError("not UTF-8", path=path, rule="catalogue") from exc
+
+    return read
 
 
 def load_catalogue(language: str = DEFAULT_LANGUAGE, read=None) -> Catalogue:

@@ -8,7 +8,7 @@ from email.utils import formataddr
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from generator.core.catalogue import load_catalogue
+from generator.core.catalogue import catalogue_reader, load_catalogue
 from generator.core.clock import now
 from generator.core.errors import ConfigError, PrepguideError
 from generator.core.fsio import atomic_write_bytes
@@ -66,7 +66,9 @@ def week_issue(project: Project, week: Week) -> DigestIssue:
         published,
         site_name=project.settings.site.name,
         guide_url=guide_url(project),
-        words=load_catalogue(project.settings.site.language),
+        words=load_catalogue(
+            project.settings.site.language, catalogue_reader(project.workspace.templates_dir)
+        ),
     )
 
 

@@ -20,7 +20,7 @@ from generator.core.config import CONFIG_NAME
 from generator.core.errors import PublishError
 from generator.core.workers import worker_count
 from generator.guides.project import Project
-from generator.site import inputs, model, render, select, state, verdicts, write
+from generator.site import inputs, model, render, select, state, theme, verdicts, write
 
 LOCK_TIMEOUT = 600.0
 # Fewer pages to render than this: workers would cost more to start than they save.
@@ -88,7 +88,8 @@ def _publish(
         manifest_path, cache_path = write.state_paths(state_dir, out_dir)
         manifest = write.read_manifest(manifest_path, report.warnings)
         _refuse(out_dir, out_dir_problem(project, out_dir, manifest))
-        base = inputs.base_fingerprint(project, out_dir, preview, strict)
+        look = theme.load_theme(project)
+        base = inputs.base_fingerprint(project, out_dir, preview, strict, look.key)
         signatures = inputs.input_signatures(project, manifest.signatures)
         fingerprint = inputs.input_fingerprint(base, signatures)
         if write.unchanged(manifest, fingerprint, out_dir):
@@ -157,7 +158,7 @@ def _publish(
             )
         finally:
             store.close()
-        site = model.SiteModel(project, chosen.guides, topics, related)
+        site = model.SiteModel(project, chosen.guides, topics, related, look)
         facts = [g.facts for g in chosen.guides]
         # render: the input key of every page; when only some guides' own files changed and
         # no listing shows anything new of them, only their pages and the feed can change
@@ -256,7 +257,7 @@ def _publish(
 
 # What a root holds: an output folder inside one of them, or holding one (a site has its own
 # guides/), is not a site.
-ROOT_FOLDERS = ("sources", "guides", "prompts", ".prepguide")
+ROOT_FOLDERS = ("sources", "guides", "prompts", "templates", "static", ".prepguide")
 ROOT_ENTRIES = ("sources", "prompts", ".prepguide", CONFIG_NAME)
 
 

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 from markupsafe import Markup
 
-from generator.core.catalogue import Catalogue, load_catalogue
+from generator.core.catalogue import Catalogue
 from generator.core.config import SiteSettings
 from generator.core.names import plural
 from generator.core.urls import url_path
@@ -22,6 +22,7 @@ from generator.guides.project import Project
 from generator.site.pages import content_key as content_key
 from generator.site.pages import page_templates
 from generator.site.select import SiteGuide
+from generator.site.theme import Theme, load_theme
 from generator.sources.records import Source, normalize_tag, slugify
 from generator.sources.topics import Topic, compute_topics, join_names, recency_key, unique_slugs
 
@@ -168,11 +169,13 @@ class SiteModel:
         guides: list[SiteGuide],
         topics: list[Topic] | None = None,
         related: RelatedIndex | None = None,
+        theme: Theme | None = None,
     ) -> None:
         """Model the site; topics and related, when given, are made from these records."""
         self.project = project
         self.site = project.settings.site
-        self.pages = page_templates(words=load_catalogue(self.site.language))
+        self.theme = theme if theme is not None else load_theme(project)
+        self.pages = page_templates(self.theme.templates, self.theme.words, self.theme.origins)
         self.words = self.pages.words
         self.base_url = self.site.base_url.rstrip("/")
         self.sources = sorted(project.sources.sources, key=lambda s: s.key)

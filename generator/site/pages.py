@@ -9,11 +9,23 @@ from functools import lru_cache
 from importlib import resources
 
 import jinja2.meta
-from jinja2 import DictLoader, Environment, StrictUndefined, select_autoescape
+from jinja2 import (
+    DictLoader,
+    Environment,
+    StrictUndefined,
+    Template,
+    TemplateError,
+    TemplateNotFound,
+    TemplateSyntaxError,
+    UndefinedError,
+    select_autoescape,
+)
+from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 from markupsafe import Markup, escape
 
 from generator.core.catalogue import Catalogue, english
 from generator.core.codeversion import code_version
+from generator.core.errors import ConfigError
 
 
 def content_key(*parts: object) -> str:
@@ -55,12 +67,17 @@ class PageTemplates:
 
     A template's version hashes its text, the texts of every template it extends, includes
     or imports, and the words, so a page is made again exactly when what renders it changed.
+    Templates render in Jinja2's immutable sandbox: a root's templates are markup with
+    placeholders, not code. origins names the root's file of each template it replaced.
     """
 
-    def __init__(self, texts: dict[str, str], words: Catalogue) -> None:
+    def __init__(
+        self, texts: dict[str, str], words: Catalogue, origins: dict[str, str] | None = None
+    ) -> None:
         self.texts = dict(texts)
         self.words = words
-        env = Environment(
+        self.origins = dict(origins or {})
+        env = ImmutableSandboxedEnvironment(
             loader=DictLoader(self.texts),
             autoescape=select_autoescape(["html", "xml"]),
             undefined=StrictUndefined,
@@ -73,6 +90,52 @@ class PageTemplates:
         self.env = env
         self._words_key = content_key(words)
         self._versions: dict[str, str] = {}
+        for name in sorted(self.origins):  # a root's mistake is named before any page is made
+            self._compiled(name)
+
+    def _compiled(self, name: str) -> Template:
+        try:
+            return self.env.get_template(name)
+        except TemplateSyntaxError as exc:
+            where = self.origins.get(exc.name or name) or self.origins.get(name) or name
+            raise ConfigError(
+                f"template syntax error at line {exc.lineno}: {exc.message}",
+                path=where,
+                rule="templates",
+            ) from exc
+        except TemplateNotFound as exc:
+            raise ConfigError(
+                f"uses the template {exc.name!r}, which neither the root's templates/ nor the "
+                "shipped ones hold",
+                path=self.origins.get(name, name),
+                rule="templates",
+            ) from exc
+
+    def _blame(self, name: str) -> str:
+        """Return the file to name for a failure rendering name: the root's, when it has one."""
+        own = [self.origins[used] for used in self.closure(name) if used in self.origins]
+        return self.origins.get(name) or (own[0] if own else name)
+
+    def _run(self, name: str, call):
+        try:
+            return call(self._compiled(name))
+        except SecurityError as exc:
+            raise ConfigError(
+                f"reaches for what a page template may not use ({exc}); a page template may "
+                "only show the values it is given",
+                path=self._blame(name),
+                rule="templates.sandbox",
+            ) from exc
+        except UndefinedError as exc:
+            raise ConfigError(
+                f"uses an unknown value: {exc.message}", path=self._blame(name), rule="templates"
+            ) from exc
+        except (TemplateError, TypeError, ValueError, ArithmeticError, LookupError) as exc:
+            raise ConfigError(
+                f"fails to render: {type(exc).__name__}: {exc}",
+                path=self._blame(name),
+                rule="templates",
+            ) from exc
 
     def version(self, name: str) -> str:
         """Return the version of a template: its text, the texts it uses, and the words."""
@@ -99,11 +162,11 @@ class PageTemplates:
 
     def render(self, template: str, context: dict) -> str:
         """Render a page template with its context."""
-        return self.env.get_template(template).render(context)
+        return self._run(template, lambda compiled: compiled.render(context))
 
     def module(self, template: str):
         """Return a template's macros (source cards, the issue body)."""
-        return self.env.get_template(template).module
+        return self._run(template, lambda compiled: compiled.module)
 
     def key(self, template: str, context: dict, *extra: object) -> str:
         """Return the input key of a page: its code, template and context (and extra inputs)."""
@@ -122,18 +185,25 @@ _SETTINGS: dict[int, tuple[object, str]] = {}
 
 
 @lru_cache(maxsize=4)
-def _templates(texts: tuple[tuple[str, str], ...], words: Catalogue) -> PageTemplates:
-    return PageTemplates(dict(texts), words)
+def _templates(
+    texts: tuple[tuple[str, str], ...], words: Catalogue, origins: tuple[tuple[str, str], ...]
+) -> PageTemplates:
+    return PageTemplates(dict(texts), words, dict(origins))
 
 
-def page_templates(texts: dict[str, str] | None = None, words: Catalogue | None = None):
+def page_templates(
+    texts: dict[str, str] | None = None,
+    words: Catalogue | None = None,
+    origins: dict[str, str] | None = None,
+) -> PageTemplates:
     """Return the page templates of these texts and words (default: the shipped, in English).
 
     Compiled templates stay in this process only: a bytecode cache on disk would be code
     loaded from a file that others could have replaced.
     """
     texts = packaged_templates() if texts is None else texts
-    return _templates(tuple(sorted(texts.items())), words or english())
+    found = tuple(sorted((origins or {}).items()))
+    return _templates(tuple(sorted(texts.items())), words or english(), found)
 
 
 def forget_compiled() -> None:

@@ -7,10 +7,10 @@ so a page whose key did not change is reused instead of rendered again.
 
 from __future__ import annotations
 
+import hashlib
 import html
 from dataclasses import dataclass
 from functools import partial
-from importlib import resources
 
 from markupsafe import Markup
 
@@ -173,9 +173,10 @@ def issue_body_html(model: SiteModel, view: dict) -> str:
 # --- the render stage -----------------------------------------------------------------------
 
 
-def style_sheet() -> bytes:
-    """Return the site's one stylesheet."""
-    return resources.files("generator").joinpath("templates/style.css").read_bytes()
+def file_key(data: str | bytes) -> str:
+    """Return the input key of a file that is its own input: the hash of its bytes."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    return hashlib.sha256(raw).hexdigest()
 
 
 def page_keys(model: SiteModel, *, preview: bool, processes: int = 1) -> dict[str, str]:
@@ -215,15 +216,15 @@ def other_keys(model: SiteModel, *, preview: bool) -> dict[str, str]:
     """Return the input keys of the feeds, the sitemap and the style sheet."""
     found = {"feed.xml": feed_key(model)}
     found.update((relative, content_key(text)) for relative, text in other_files(model, preview))
+    found.update((relative, file_key(data)) for relative, data in model.theme.static.items())
     return found
 
 
 def other_files(model: SiteModel, preview: bool) -> list[tuple[str, str]]:
-    """Return the digest feed, the sitemap (none for a preview: it is noindex) and the styles."""
+    """Return the digest feed and the sitemap (none for a preview: it is noindex)."""
     found = [(issues.FEED, issues.digest_feed(model, partial(issue_body_html, model)))]
     if not preview:
         found.append(("sitemap.xml", render_sitemap(model)))
-    found.append(("style.css", style_sheet().decode("utf-8")))
     return found
 
 
@@ -290,14 +291,18 @@ def render_site(
         return done
 
     def others() -> list[Rendered]:
+        static = model.theme.static
         if not known:  # each made once, for its key and its file
             made = other_files(model, preview)
-            return [Rendered(writer.write(rel, text, content_key(text))) for rel, text in made]
+            done = [Rendered(writer.write(rel, text, content_key(text))) for rel, text in made]
+            for relative, data in sorted(static.items()):
+                done.append(Rendered(writer.write(relative, data, file_key(data))))
+            return done
         makers = {
             issues.FEED: lambda: issues.digest_feed(model, partial(issue_body_html, model)),
             "sitemap.xml": lambda: render_sitemap(model),
-            "style.css": style_sheet,
         }
+        makers.update((relative, partial(static.__getitem__, relative)) for relative in static)
         done = []
         for relative, make in makers.items():
             if relative in keys:
