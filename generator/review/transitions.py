@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import resource
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import ExitStack, contextmanager
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from generator.checks import check_guide, has_errors, verdict_key
@@ -34,8 +33,8 @@ from generator.review.state import (
 )
 from generator.sources.records import Source
 
-# Guides per group commit: each holds its lock's descriptor open until the group is done.
-GROUP_SIZE = 2000
+# Guides per group commit: one flush of their audit lines commits them all.
+GROUP_SIZE = 5000
 # Compute a guide's findings against its record (the checks, or the verdict cache's).
 FindingsOf = Callable[[GuideDoc, Source], list[Finding]]
 
@@ -85,10 +84,6 @@ def _transition(project: Project, doc: GuideDoc | None, state: ReviewState, **ho
     commit(project, state, _entry(doc, state, **how))
 
 
-def group_size() -> int:
-    """Return how many guides one group may lock at once, within the descriptor limit."""
-    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
-    return max(16, min(GROUP_SIZE, soft - 256))
 
 
 def _sync(project: Project, guide_id: str, text: str, doc: GuideDoc) -> ReviewState:
@@ -518,12 +513,12 @@ def approve_many(
     outcomes: list[Outcome] = []
     refused: list[PrepguideError] = []
     ordered = sorted(set(guide_ids))
-    size = group_size()
+    size = GROUP_SIZE
     for start in range(0, len(ordered), size):
         changes: list[Change] = []
-        with ExitStack() as locks, project.guides.history_lock():
+        # Lock order, as one guide's actions take them: the review locks, then the history's.
+        with project.guides.group_lock(), project.guides.history_lock():
             for guide_id in ordered[start : start + size]:
-                locks.enter_context(project.guides.review_lock(guide_id))
                 try:
                     planned = _plan_approval(
                         project,
@@ -557,13 +552,12 @@ def mark_published_many(
 ) -> None:
     """Record that a publish run put these live versions on the site, as group commits."""
     project.guides.check_writable()
-    size = group_size()
+    size = GROUP_SIZE
     ordered = sorted(set(guide_ids))
     for start in range(0, len(ordered), size):
         changes: list[Change] = []
-        with ExitStack() as locks:
+        with project.guides.group_lock():
             for guide_id in ordered[start : start + size]:
-                locks.enter_context(project.guides.review_lock(guide_id))
                 change = _plan_publication(project, guide_id, actor, docs)
                 if change is not None:
                     changes.append(change)
