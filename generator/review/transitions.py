@@ -84,8 +84,6 @@ def _transition(project: Project, doc: GuideDoc | None, state: ReviewState, **ho
     commit(project, state, _entry(doc, state, **how))
 
 
-
-
 def _sync(project: Project, guide_id: str, text: str, doc: GuideDoc) -> ReviewState:
     """Keep the current text as a revision; a new text becomes a draft (call under the lock)."""
     state = read_state(project, guide_id)
