@@ -48,3 +48,23 @@ def chromium_browser() -> Iterator:
             yield browser
         finally:
             browser.close()
+
+
+def press_access_key(page, key: str) -> None:
+    """Press Alt+key as a keyboard does, with the unmodified text that access keys match.
+
+    Playwright's keyboard sends no text while Alt is down, so Chromium sees no access key.
+    """
+    session = page.context.new_cdp_session(page)
+    code = f"Key{key.upper()}"
+    event = {"modifiers": 1, "key": key, "code": code, "windowsVirtualKeyCode": ord(key.upper())}
+    try:
+        session.send(
+            "Input.dispatchKeyEvent", {**event, "type": "rawKeyDown", "unmodifiedText": key}
+        )
+        session.send(
+            "Input.dispatchKeyEvent", {**event, "type": "char", "text": key, "unmodifiedText": key}
+        )
+        session.send("Input.dispatchKeyEvent", {**event, "type": "keyUp"})
+    finally:
+        session.detach()

@@ -18,7 +18,7 @@ FIXED_EPOCH = "1795996800"  # 2026-11-30T00:00:00Z: pins "today" and every writt
 def pinned_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     """Pin the clock; keep real LLM credentials and proxies out of every test."""
     monkeypatch.setenv("SOURCE_DATE_EPOCH", FIXED_EPOCH)
-    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PREPGUIDE_MODEL"):
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PREPGUIDE_MODEL", "PREPGUIDE_REVIEWER"):
         monkeypatch.delenv(name, raising=False)
     for scheme in ("http", "https", "all"):  # straight to 127.0.0.1, never via a proxy
         monkeypatch.delenv(f"{scheme}_proxy", raising=False)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from generator.checks.base import CheckContext, ParsedGuide, finding, quote, record_file
+from generator.core.names import plural
 from generator.guides.document import ORIGINALS
 from generator.guides.findings import Finding, Severity
 from generator.sources.citations import CitationView
@@ -82,7 +83,7 @@ def citation_findings(ctx: CheckContext) -> list[Finding]:
                 add(
                     "citations.stale",
                     f"{label} was last Checked {view.checked}, more than "
-                    f"{ctx.freshness_days} days ago (checks.freshness_days); "
+                    f"{plural(ctx.freshness_days, 'day')} ago (checks.freshness_days); "
                     f"{_verify_hint(ctx)}",
                 )
         findings.extend(_link_status(view, label, ctx))

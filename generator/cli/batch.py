@@ -7,7 +7,16 @@ from pathlib import Path
 
 import click
 
-from generator.cli.common import Context, fail, pass_ctx, report_source_problems
+from generator.cli.common import (
+    Context,
+    counted,
+    fail,
+    failed,
+    paint,
+    pass_ctx,
+    report_source_problems,
+    warn,
+)
 from generator.cli.root import cli
 from generator.core import plural
 from generator.guides import Project
@@ -22,7 +31,7 @@ def _drafter(project: Project, model: str | None, *, need_key: bool = True, cach
 
     drafter = make_openai_drafter(project, model, need_key=need_key, cache=cache)
     for notice in drafter.notices:
-        click.echo(f"warning: {notice}", err=True)
+        warn(str(notice))
     return drafter
 
 
@@ -51,8 +60,9 @@ def _submitted(record) -> None:
 def print_collected(record, report) -> bool:
     """Print what collecting one batch did; return True when nothing failed."""
     click.echo(
-        f"collected {record.batch_id} ({report.status}): {len(report.written)} written, "
-        f"{len(report.failed)} failed, {len(report.reasked)} re-asked, "
+        f"{paint('collected', 'success')} {record.batch_id} ({report.status}): "
+        f"{len(report.written)} written, {counted(len(report.failed), 'failed')}, "
+        f"{len(report.reasked)} re-asked, "
         f"{len(report.requeued)} requeued, {len(report.stale)} stale, {len(report.kept)} kept"
     )
     if report.retried:
@@ -63,9 +73,9 @@ def print_collected(record, report) -> bool:
             f"({plural(len(follow.requests), 'request')})"
         )
     for notice in report.notices:
-        click.echo(f"warning: {notice}", err=True)
+        warn(str(notice))
     for guide_id, reason in sorted(report.failed.items()):
-        click.echo(f"  failed {guide_id}: {reason}", err=True)
+        failed(guide_id, reason)
     for guide_id in report.kept:
         click.echo(f"  kept {guide_id}: edited by hand since submission", err=True)
     return not report.failed
@@ -75,9 +85,12 @@ def print_online(online) -> bool:
     """Print what finishing online did; return True when nothing failed."""
     if online is None:
         return True
-    click.echo(f"finished online: {len(online.generated)} written, {len(online.failed)} failed")
+    click.echo(
+        f"{paint('finished online', 'success')}: {len(online.generated)} written, "
+        f"{counted(len(online.failed), 'failed')}"
+    )
     for guide_id, reason in sorted(online.failed.items()):
-        click.echo(f"  failed {guide_id}: {reason}", err=True)
+        failed(guide_id, reason)
     return not online.failed
 
 
@@ -133,11 +146,12 @@ def run_batch_generate(
         batch_run.start(project, drafter, list(ids) or None, force, limits, _submitted),
     )
     for notice in started.notices:
-        click.echo(f"warning: {notice}", err=True)
+        warn(str(notice))
     for record in started.recovered:
         click.echo(
             f"recovered {record.id} from batch {record.batch_id} ({record.status}): its damaged "
-            f"record was rebuilt from the provider's batch list ({len(record.requests)} requests)"
+            f"record was rebuilt from the provider's batch list "
+            f"({plural(len(record.requests), 'request')})"
         )
     if started.cached.written:
         click.echo(f"{len(started.cached.written)} written from cached answers, nothing sent")
@@ -200,7 +214,7 @@ def list_batches(ctx: Context) -> None:
     store = BatchStore(ctx.project.workspace.state_dir)
     records = store.load_all()
     for notice in store.notices:
-        click.echo(f"warning: {notice}", err=True)
+        warn(str(notice))
     for record in records:
         click.echo(
             f"{record.batch_id or '-':24} {record.id:32} {record.state:10} "

@@ -8,7 +8,7 @@ import sys
 import click
 
 from generator.checks import RULE_DOCS, blocked, check_guides
-from generator.cli.common import Context, guide_ids, paint, pass_ctx
+from generator.cli.common import Context, guide_ids, paint, pass_ctx, tally, warn
 from generator.cli.root import cli
 from generator.core import plural
 
@@ -40,7 +40,7 @@ def check(
     warnings: list[str] = []
     results = check_guides(ctx.project, ids, jobs=jobs, warnings=warnings)
     for warning in warnings:
-        click.echo(f"warning: {warning}", err=True)
+        warn(str(warning))
     if judge:
         from generator.checks import judge_guides
 
@@ -54,7 +54,7 @@ def check(
         for result in results:
             click.echo(
                 f"{paint(result.id, 'id')}: {result.status}, "
-                f"{_counted(result.errors, 'error')}, {_counted(result.warnings, 'warning')}"
+                f"{tally(result.errors, 'error')}, {tally(result.warnings, 'warning', 'warning')}"
             )
             for f in result.findings:
                 click.echo(
@@ -63,15 +63,10 @@ def check(
         errors = sum(r.errors for r in results)
         warnings = sum(r.warnings for r in results)
         click.echo(
-            f"checked {plural(len(results), 'guide')}: {_counted(errors, 'error')}, "
-            f"{_counted(warnings, 'warning')}"
+            f"{'checked' if failed else paint('checked', 'success')} "
+            f"{plural(len(results), 'guide')}: {tally(errors, 'error')}, "
+            f"{tally(warnings, 'warning', 'warning')}"
             + ("; approval and publishing are refused until the errors are fixed" if failed else "")
         )
     if failed:
         sys.exit(1)
-
-
-def _counted(count: int, kind: str) -> str:
-    """Return "2 errors" or "1 warning", coloured as its kind when there are any."""
-    text = plural(count, kind)
-    return paint(text, kind) if count else text

@@ -38,6 +38,19 @@ def paint(text: str, kind: str, *, err: bool = False) -> str:
     return click.style(text, **style) if style and use_colour(err) else text
 
 
+def counted(count: int, text: str, kind: str = "error") -> str:
+    """Return "COUNT TEXT" ("3 failed"), coloured as kind when the count is not zero."""
+    return paint(f"{count} {text}", kind) if count else f"{count} {text}"
+
+
+def tally(count: int, noun: str, kind: str = "error", many: str | None = None) -> str:
+    """Return "1 error" or "2 errors", coloured as kind when the count is not zero."""
+    from generator.core.names import plural
+
+    text = plural(count, noun, many)
+    return paint(text, kind) if count else text
+
+
 def warn(message: str) -> None:
     """Print a warning line to stderr."""
     click.echo(f"{paint('warning:', 'warning', err=True)} {message}", err=True)
@@ -46,6 +59,11 @@ def warn(message: str) -> None:
 def error(message: str, prefix: str = "error:") -> None:
     """Print an error line (or a line with another red prefix) to stderr."""
     click.echo(f"{paint(prefix, 'error', err=True)} {message}", err=True)
+
+
+def failed(what: str, reason: str) -> None:
+    """Print an indented "failed WHAT: REASON" line to stderr, the verb in red."""
+    click.echo(f"  {paint('failed', 'error', err=True)} {what}: {reason}", err=True)
 
 
 def fail(message: str, code: int = 1) -> None:

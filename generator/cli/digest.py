@@ -9,8 +9,9 @@ from pathlib import Path
 
 import click
 
-from generator.cli.common import Context, fail, paint, pass_ctx, warn
+from generator.cli.common import Context, counted, fail, failed, paint, pass_ctx, warn
 from generator.cli.root import cli
+from generator.core import plural
 
 
 def _week(project, text: str | None):
@@ -116,7 +117,7 @@ def digest_send(ctx: Context, week: str, subscribers_file: Path, dry_run: bool, 
     with lock:
         suppressions = read_suppressions(build.suppression_path(project))
         for notice in suppressions.notices:
-            click.echo(f"warning: {notice}", err=True)
+            warn(str(notice))
         plan = send.plan_send(
             chosen.label,
             subscribers,
@@ -127,7 +128,7 @@ def digest_send(ctx: Context, week: str, subscribers_file: Path, dry_run: bool, 
         click.echo(
             f"{chosen.label}: {len(plan.to_send)} to send, {plan.already_sent} already sent, "
             f"{plan.suppressed} unsubscribed, {plan.unconfirmed} not confirmed, "
-            f"{len(plan.uncertain)} uncertain"
+            f"{counted(len(plan.uncertain), 'uncertain', 'warning')}"
         )
         for address in plan.uncertain:
             click.echo(
@@ -147,19 +148,22 @@ def digest_send(ctx: Context, week: str, subscribers_file: Path, dry_run: bool, 
         )
     for warning in report.warnings:
         warn(warning)
+    failures, unsure = len(report.failed), len(report.uncertain)
     click.echo(
-        f"sent {report.sent}, failed {len(report.failed)}, uncertain {len(report.uncertain)}"
+        f"{paint(f'sent {report.sent}', 'success') if report.sent else 'sent 0'}, "
+        f"{paint(f'failed {failures}', 'error') if failures else 'failed 0'}, "
+        f"{paint(f'uncertain {unsure}', 'warning') if unsure else 'uncertain 0'}"
     )
     for address, detail in sorted(report.failed.items()):
-        click.echo(f"  failed {address}: {detail}", err=True)
+        failed(address, detail)
     for address in report.uncertain:
         click.echo(f"  uncertain {address}: the server did not confirm; not resent", err=True)
     if report.failed or report.uncertain or plan.uncertain:
         if plan.uncertain:
-            click.echo(
-                f"{len(plan.uncertain)} recipient(s) from an earlier run are still uncertain; "
-                "check them, then resend with --resend-uncertain",
-                err=True,
+            still = "is" if len(plan.uncertain) == 1 else "are"
+            warn(
+                f"{plural(len(plan.uncertain), 'recipient')} from an earlier run {still} still "
+                "uncertain; check them, then resend with --resend-uncertain"
             )
         sys.exit(1)
 
@@ -174,8 +178,7 @@ def digest_unsubscribe(ctx: Context, token: str) -> None:
     address, damage = send.unsubscribe(_secret(), token, build.suppression_path(ctx.project))
     click.echo(f"unsubscribed {address}: no later issue is sent to it")
     if damage:
-        click.echo(
-            f"warning: recorded, but {damage.replace('; nothing was sent', '')}; "
-            "`digest send` refuses to run until it is fixed",
-            err=True,
+        warn(
+            f"recorded, but {damage.replace('; nothing was sent', '')}; "
+            "`digest send` refuses to run until it is fixed"
         )

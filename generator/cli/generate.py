@@ -12,11 +12,15 @@ import click
 
 from generator.cli.common import (
     Context,
+    error,
     fail,
     generate_options,
     guide_ids,
+    paint,
     pass_ctx,
     report_source_problems,
+    tally,
+    warn,
     with_options,
 )
 from generator.cli.root import cli
@@ -128,10 +132,10 @@ def print_planned(project: Project, planned: Planned) -> bool:
     """Print the notices, invalid records, unknown ids and backend; True when none failed."""
     drafter = planned.drafter
     for notice in getattr(drafter, "notices", ()):
-        click.echo(f"warning: {notice}", err=True)
+        warn(str(notice))
     ok = report_source_problems(project) == 0
     for missing in planned.missing:
-        click.echo(f"error: no valid source record with id {missing!r}", err=True)
+        error(f"no valid source record with id {missing!r}")
         ok = False
     click.echo(
         f"backend: {drafter.backend}" + (f" (model {drafter.model})" if drafter.model else "")
@@ -179,9 +183,13 @@ class GeneratePrinter:
         ok = self.ok
         if self.bar is not None:
             self.bar.finish(report)
+        failures = len(report.failed)
+        clean = ok and not failures and not report.aborted
         click.echo(
-            f"generated {len(report.generated)}, skipped {len(report.skipped)} unchanged, "
-            f"failed {len(report.failed)} in {report.elapsed:.1f}s"
+            f"{paint('generated', 'success') if clean else 'generated'} "
+            f"{len(report.generated)}, skipped {len(report.skipped)} unchanged, "
+            f"{paint(f'failed {failures}', 'error') if failures else 'failed 0'} "
+            f"in {report.elapsed:.1f}s"
             + (
                 f"; tokens: {report.prompt_tokens} prompt, {report.completion_tokens} completion"
                 if report.prompt_tokens or report.completion_tokens
@@ -189,11 +197,11 @@ class GeneratePrinter:
             )
         )
         if report.aborted:
-            click.echo(f"error: run stopped: {report.aborted}", err=True)
+            error(f"run stopped: {report.aborted}")
             ok = False
         if report.failed:
             width = max(len("guide"), *(len(guide_id) for guide_id in report.failed))
-            click.echo(f"{len(report.failed)} failed:", err=True)
+            click.echo(paint(f"{failures} failed:", "error", err=True), err=True)
             click.echo(f"  {'guide':{width}}  reason", err=True)
             for guide_id, reason in sorted(report.failed.items()):
                 click.echo(f"  {guide_id:{width}}  {reason}", err=True)
@@ -292,8 +300,9 @@ def run_revise(
     rounds = meta.provenance.rounds
     click.echo(f"backend: {meta.provenance.backend} (model {meta.provenance.model})")
     click.echo(
-        f"revised {guide_id}: new draft revision after {rounds} round{'s' * (rounds > 1)}, "
-        f"{errors} errors, {len(meta.findings) - errors} warnings; "
+        f"{paint('revised', 'success')} {guide_id}: new draft revision after "
+        f"{plural(rounds, 'round')}, {tally(errors, 'error')}, "
+        f"{tally(len(meta.findings) - errors, 'warning', 'warning')}; "
         f"`prepguide review diff {guide_id}` shows what changed"
     )
     for finding in meta.findings:
@@ -350,7 +359,7 @@ def print_usage(project: Project, as_json: bool) -> None:
     prices = project.settings.llm.prices
     rows, notice = usage_by_day(project.workspace.state_dir, prices)
     if notice:
-        click.echo(f"warning: {notice}", err=True)
+        warn(str(notice))
     if as_json:
         click.echo(json.dumps({"usage": [asdict(row) for row in rows]}, indent=2))
         return
@@ -397,7 +406,7 @@ def logs(ctx: Context, count: int, guide_id: str | None, as_json: bool, usage: b
         return
     calls, notice = read_log(ctx.project.workspace.state_dir, count, guide_id)
     if notice:
-        click.echo(f"warning: {notice}", err=True)
+        warn(str(notice))
     if as_json:
         click.echo(json.dumps({"calls": [asdict(call) for call in calls]}, indent=2))
         return

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from functools import partial
 
@@ -23,6 +24,8 @@ from generator.cli.root import cli
 from generator.core import ConfigError, PrepguideError, StorageError, plural
 from generator.core.names import escape_controls
 from generator.review import spans
+
+BY_HELP = "The reviewer (default: PREPGUIDE_REVIEWER, then [review] reviewer in prepguide.toml)."
 
 
 @cli.group()
@@ -48,7 +51,7 @@ def review_list(ctx: Context, status: str | None, as_json: bool) -> None:
     warnings: list[str] = []
     rows = review_mod.queue_index(ctx.project, status, warnings)
     for warning in warnings:
-        click.echo(f"warning: {warning}", err=True)
+        warn(str(warning))
     if as_json:
         extra = review_mod.INDEX_EXTRA
         shown = [{key: value for key, value in row.items() if key not in extra} for row in rows]
@@ -102,6 +105,14 @@ def review_show(ctx: Context, guide_id: str) -> None:
             "the site unless published with --strict"
         )
     click.echo(f"  revisions {len(ctx.project.guides.revisions(guide_id))}")
+    remarks = review_mod.remarks_of(ctx.project, guide_id)
+    assignee = review_mod.assignees(ctx.project).get(guide_id)
+    if assignee:
+        click.echo(f"  assigned  {escape_controls(assignee)}")
+    for entry in remarks:
+        if entry.action == "comment":
+            said = escape_controls(f"{entry.actor} at {entry.time}: {entry.note}")
+            click.echo(f"  comment   {said}")
     for warning in row.source.warnings if row.source else []:
         click.echo(f"  warning   {warning.field}: {warning.message}")
     click.echo(f"findings: {plural(row.errors, 'error')}, {plural(row.warnings, 'warning')}")
@@ -132,8 +143,13 @@ def review_show(ctx: Context, guide_id: str) -> None:
 @review.command("diff")
 @click.argument("guide_id", callback=guide_ids, help="The guide to diff.")
 @click.option("--published", is_flag=True, help="Diff against the live (approved) version.")
+@click.option(
+    "--word",
+    is_flag=True,
+    help="Mark changed words inline, [-deleted-] and {+inserted+}, not whole lines.",
+)
 @pass_ctx
-def review_diff(ctx: Context, guide_id: str, published: bool) -> None:
+def review_diff(ctx: Context, guide_id: str, published: bool, word: bool) -> None:
     """Diff a guide against its previous revision, or the live version."""
     if published:
         diff = review_mod.diff_published(ctx.project, guide_id)
@@ -145,8 +161,31 @@ def review_diff(ctx: Context, guide_id: str, published: bool) -> None:
         click.echo(f"{guide_id}: {missing}")
     elif diff.empty:
         click.echo(f"{guide_id}: no differences ({diff.old_label} = {diff.new_label})")
+    elif word:
+        click.echo(f"--- {diff.old_label}\n+++ {diff.new_label}")
+        for hunk in diff.hunks():
+            where = f" {hunk.section}" if hunk.section else ""
+            click.echo(paint(f"@@ -{hunk.old_line} +{hunk.new_line} @@{where}", "id"))
+            click.echo("".join(_word(piece) for piece in hunk.pieces))
     else:
         click.echo(diff.text())
+
+
+def _word(piece) -> str:
+    kind = {"del": "error", "ins": "success"}.get(piece.kind)
+    return paint(review_mod.marked(piece), kind) if kind else piece.text
+
+
+def _reviewer(ctx: Context, by: str | None) -> str:
+    """Return --by, else the configured reviewer; exit 2 when there is none."""
+    name = by or review_mod.default_reviewer(ctx.project.settings, os.environ)
+    if not name:
+        fail(
+            "name the reviewer with --by NAME, or set PREPGUIDE_REVIEWER or [review] reviewer "
+            "in prepguide.toml",
+            2,
+        )
+    return name
 
 
 def _apply(project, action, guide_ids, **kwargs) -> None:
@@ -176,21 +215,22 @@ def _apply(project, action, guide_ids, **kwargs) -> None:
 
 @review.command("approve")
 @click.argument("guide_ids", nargs=-1, callback=guide_ids, help="Guide ids to approve.")
-@click.option("--by", required=True, metavar="NAME", help="The reviewer.")
+@click.option("--by", metavar="NAME", help=BY_HELP)
 @click.option("--note", default=None, help="A note kept in the audit log.")
 @click.option("--clean", is_flag=True, help="Approve every draft that has no findings at all.")
 @pass_ctx
-def review_approve(ctx: Context, guide_ids, by: str, note: str | None, clean: bool) -> None:
+def review_approve(ctx: Context, guide_ids, by: str | None, note: str | None, clean: bool) -> None:
     """Approve the exact current text of guides with no error findings."""
     if not guide_ids and not clean:
         fail("name the guides to approve, or pass --clean to approve every clean draft", 2)
+    by = _reviewer(ctx, by)
     project = ctx.project
     project.guides.check_writable()  # fail before any change, not once per guide
     repaired, problems = review_mod.repair(project)
     for guide_id in repaired:
         click.echo(f"{guide_id}: settled a review action an interrupted run left", err=True)
     for problem in problems:
-        click.echo(f"warning: {problem}", err=True)
+        warn(str(problem))
     wanted = list(guide_ids) or project.guides.ids()
     warnings: list[str] = []
     with findings_cache(project, warnings) as cache:
@@ -203,33 +243,34 @@ def review_approve(ctx: Context, guide_ids, by: str, note: str | None, clean: bo
             findings_of=partial(cached_findings, project, cache),
         )
     for warning in warnings:
-        click.echo(f"warning: {warning}", err=True)
+        warn(str(warning))
     for exc in refused:
-        click.echo(f"refused: {exc}", err=True)
+        error(str(exc), "refused:")
     for outcome in outcomes:
         click.echo(
-            f"{outcome.guide_id}: {outcome.from_state} -> {outcome.to_state} "
-            f"({outcome.content_hash[:12]})"
+            f"{paint(outcome.guide_id, 'id')}: {outcome.from_state} -> "
+            f"{paint(outcome.to_state, 'success')} ({outcome.content_hash[:12]})"
         )
     if clean:
-        click.echo(f"approved {len(outcomes)} clean draft(s)")
+        click.echo(f"{paint('approved', 'success')} {plural(len(outcomes), 'clean draft')}")
     if refused:
         sys.exit(1)
 
 
 @review.command("reject")
 @click.argument("guide_id", callback=guide_ids, help="The guide to reject.")
-@click.option("--by", required=True, metavar="NAME", help="The reviewer.")
+@click.option("--by", metavar="NAME", help=BY_HELP)
 @click.option("--note", required=True, help="Why: what must change.")
 @pass_ctx
-def review_reject(ctx: Context, guide_id: str, by: str, note: str) -> None:
+def review_reject(ctx: Context, guide_id: str, by: str | None, note: str) -> None:
     """Reject a draft with a note."""
+    by = _reviewer(ctx, by)
     _apply(ctx.project, partial(review_mod.reject, ctx.project), [guide_id], by=by, note=note)
 
 
 @review.command("withdraw")
 @click.argument("guide_id", callback=guide_ids, help="The guide to withdraw.")
-@click.option("--by", required=True, metavar="NAME", help="The reviewer.")
+@click.option("--by", metavar="NAME", help=BY_HELP)
 @click.option(
     "--reason",
     required=True,
@@ -237,10 +278,51 @@ def review_reject(ctx: Context, guide_id: str, by: str, note: str) -> None:
     help="Why it comes off the site (kept in the audit log).",
 )
 @pass_ctx
-def review_withdraw(ctx: Context, guide_id: str, by: str, reason: str) -> None:
+def review_withdraw(ctx: Context, guide_id: str, by: str | None, reason: str) -> None:
     """Take a guide off the next publish."""
+    by = _reviewer(ctx, by)
     action = partial(review_mod.withdraw, ctx.project)
     _apply(ctx.project, action, [guide_id], by=by, reason=reason)
+
+
+@review.command("comment")
+@click.argument("guide_id", callback=guide_ids, help="The guide to comment on.")
+@click.option("--text", required=True, help="The comment, kept in the audit log.")
+@click.option("--by", metavar="NAME", help=BY_HELP)
+@pass_ctx
+def review_comment(ctx: Context, guide_id: str, text: str, by: str | None) -> None:
+    """Leave a comment on a guide for the other editors."""
+    by = _reviewer(ctx, by)
+    _remark(lambda: review_mod.comment(ctx.project, guide_id, by=by, text=text))
+    click.echo(f"{guide_id}: comment by {escape_controls(by)} kept in the audit log")
+
+
+@review.command("assign")
+@click.argument("guide_id", callback=guide_ids, help="The guide to assign.")
+@click.option("--to", metavar="NAME", help="The reviewer who takes it.")
+@click.option("--nobody", is_flag=True, help="Take the assignment off.")
+@click.option("--by", metavar="NAME", help=BY_HELP)
+@pass_ctx
+def review_assign(
+    ctx: Context, guide_id: str, to: str | None, nobody: bool, by: str | None
+) -> None:
+    """Assign a guide to a reviewer (the queue filters by assignee)."""
+    if bool(to) == nobody:
+        fail("give --to NAME, or --nobody to take the assignment off", 2)
+    by = _reviewer(ctx, by)
+    entry = _remark(lambda: review_mod.assign(ctx.project, guide_id, by=by, to=to))
+    who = f"assigned to {escape_controls(entry.note)}" if entry.note else "assigned to nobody"
+    click.echo(f"{guide_id}: {who}")
+
+
+def _remark(write):
+    """Write a comment or an assignment; a refusal exits 1."""
+    try:
+        return write()
+    except StorageError:
+        raise
+    except PrepguideError as exc:
+        fail(str(exc))
 
 
 @review.command("log")
@@ -302,9 +384,9 @@ def review_serve(ctx: Context, host: str, port: int, allow_hosts: tuple[str, ...
         fail(str(exc), 2)
     click.echo(f"review page on http://{host}:{server.server_port}/ (Ctrl-C to stop)")
     if not webapp.is_loopback(host):
-        click.echo(
-            "warning: listening beyond this machine for "
-            f"{', '.join(allow_hosts)}; anyone who can reach it can review"
+        warn(
+            f"listening beyond this machine for {', '.join(allow_hosts)}; "
+            "anyone who can reach it can review"
         )
     try:
         server.serve_forever()

@@ -14,8 +14,10 @@ from generator.cli.common import (
     generate_options,
     incomplete_notes,
     jobs_option,
+    paint,
     pass_ctx,
     report_source_problems,
+    warn,
     with_options,
 )
 from generator.cli.generate import GeneratePrinter
@@ -32,7 +34,7 @@ def print_published(project: Project, published: Published) -> None:
     drafts = f", {plural(len(report.drafts), 'draft')}" if preview else ""
     guides = plural(len(report.guides), "guide")
     click.echo(
-        f"published {guides}{drafts} in {plural(len(report.pages), 'page')} "
+        f"{paint('published', 'success')} {guides}{drafts} in {plural(len(report.pages), 'page')} "
         f"({report.written} changed, {len(report.removed)} removed"
         + (", nothing changed since the last build" if report.reused else "")
         + f") to {out_dir}"
@@ -45,23 +47,24 @@ def print_published(project: Project, published: Published) -> None:
     for relative in report.removed:
         click.echo(f"  removed {relative}")
     for guide_id in report.missing:
-        click.echo(
-            f"warning: {project.guides.path(guide_id)} is missing; its approved version stays "
-            f"live (restore the file from guides/.history/{guide_id}/ to edit it)",
-            err=True,
+        warn(
+            f"{project.guides.path(guide_id)} is missing; its approved version stays "
+            f"live (restore the file from guides/.history/{guide_id}/ to edit it)"
         )
     for problem in [*report.problems, *report.warnings]:
-        click.echo(f"warning: {problem}", err=True)
+        warn(str(problem))
     click.echo(f"open {(out_dir / 'index.html').resolve().as_uri()}")
 
 
 def print_checked(checked: Checked) -> None:
     """Print the one line a build says about the checks."""
     results, held = checked.results, checked.held
+    clean = f"{len(results) - len(held)} of {plural(len(results), 'guide')} clean"
     click.echo(
-        f"checks: {len(results) - len(held)} of {plural(len(results), 'guide')} clean"
+        f"checks: {clean if held else paint(clean, 'success')}"
         + (
-            f"; {len(held)} have error findings and cannot be approved until fixed "
+            f"; {paint(str(len(held)), 'error')} {'has' if len(held) == 1 else 'have'} error "
+            "findings and cannot be approved until fixed "
             f"({', '.join(r.id for r in held)}); run `prepguide check` for details"
             if held
             else ""

@@ -9,6 +9,7 @@ import click
 
 from generator.cli.common import (
     Context,
+    counted,
     error,
     incomplete_notes,
     paint,
@@ -39,7 +40,8 @@ def sources_check(ctx: Context) -> None:
         click.echo(f"note: {note}")
     invalid = len({problem.path for problem in project.sources.problems})
     click.echo(
-        f"{len(project.sources.sources)} valid, {invalid} invalid ({plural(problems, 'problem')})"
+        f"{counted(len(project.sources.sources), 'valid', 'success')}, "
+        f"{counted(invalid, 'invalid')} ({plural(problems, 'problem')})"
         + (f", {len(notes)} not yet publishable" if notes else "")
         + (f", {plural(len(warnings), 'warning')}" if warnings else "")
     )
@@ -70,8 +72,9 @@ def sources_import(ctx: Context, file: Path) -> None:
     for problem in report.problems:
         error(escape_controls(str(problem)), "not imported:")
     click.echo(
-        f"{len(report.written)} written, {len(report.duplicates)} duplicate, "
-        f"{len(report.refused)} refused"
+        f"{counted(len(report.written), 'written', 'success')}, "
+        f"{plural(len(report.duplicates), 'duplicate')}, "
+        f"{counted(len(report.refused), 'refused')}"
     )
     if report.problems:
         sys.exit(1)

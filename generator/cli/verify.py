@@ -11,6 +11,7 @@ import click
 
 from generator.cli.common import (
     Context,
+    counted,
     error,
     fail,
     guide_ids,
@@ -41,10 +42,14 @@ def _verify_line(row: VerifyRow) -> str:
 
 def _verify_summary(rows: list[VerifyRow]) -> None:
     counts: dict[str, int] = {}
+    live = {row.status for row in rows if row.live}
     for row in rows:
         counts[row.status or "unchecked"] = counts.get(row.status or "unchecked", 0) + 1
     click.echo(
-        f"{plural(len(rows), 'link')}: " + ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
+        f"{plural(len(rows), 'link')}: "
+        + ", ".join(
+            counted(n, k, "success" if k in live else "error") for k, n in sorted(counts.items())
+        )
     )
     changed = sorted({row.id for row in rows if row.status == "changed"})
     if changed:

@@ -25,6 +25,7 @@ MAX_DAYS = 36_500
 MAX_SECONDS = 3_600.0
 MAX_WORKERS = 1_024
 MAX_SITE_NAME = 200
+MAX_NAME = 200  # a reviewer's name
 
 
 class _Section(BaseModel):
@@ -217,6 +218,11 @@ def _sender_problem(value: str) -> None:
         raise ValueError(f"{value!r} has a domain without a dot")
 
 
+class ReviewSettings(_Section):
+    # The reviewer name `review approve/reject --by` and the review page default to.
+    reviewer: Annotated[Text, Field(min_length=1, max_length=MAX_NAME)] | None = None
+
+
 class Settings(_Section):
     site: SiteSettings = SiteSettings()
     checks: CheckSettings = CheckSettings()
@@ -224,6 +230,7 @@ class Settings(_Section):
     topics: TopicSettings = TopicSettings()
     verify: VerifySettings = VerifySettings()
     digest: DigestSettings = DigestSettings()
+    review: ReviewSettings = ReviewSettings()
 
 
 class Workspace(BaseModel):

@@ -1,6 +1,22 @@
-"""Editorial review: transitions, state files, audit trail, live re-checks, evidence, the page."""
+"""Editorial review: transitions, state, audit trail, comments, re-checks, evidence, the desk."""
 
-from generator.review.diffs import Diff, diff_previous, diff_published
+from generator.review.comments import assign, assignees, comment, comment_counts, remarks_of
+from generator.review.desk import Current, Desk, SearchTexts, default_reviewer
+from generator.review.diffs import Diff, Hunk, Piece, diff_previous, diff_published, marked
+from generator.review.listing import (
+    FLAG_FILTERS,
+    SORTS,
+    UNASSIGNED,
+    QueuePage,
+    QueueQuery,
+    clean_drafts,
+    neighbours,
+    next_to_review,
+    page_holding,
+    page_of,
+    seen_key,
+    select,
+)
 from generator.review.queue import (
     INDEX_EXTRA,
     STATUSES,
@@ -29,19 +45,35 @@ from generator.review.transitions import (
 )
 
 __all__ = [
+    "FLAG_FILTERS",
     "INDEX_EXTRA",
+    "SORTS",
     "STATUSES",
+    "UNASSIGNED",
     "WITHDRAW_REASONS",
+    "Current",
+    "Desk",
     "Diff",
     "GuideFlags",
     "GuideReview",
+    "Hunk",
     "LiveGuide",
     "LiveRecord",
     "Outcome",
+    "Piece",
+    "QueuePage",
+    "QueueQuery",
     "ReviewState",
+    "SearchTexts",
     "approve",
     "approve_many",
+    "assign",
+    "assignees",
     "audit_log",
+    "clean_drafts",
+    "comment",
+    "comment_counts",
+    "default_reviewer",
     "diff_previous",
     "diff_published",
     "guide_flags",
@@ -49,12 +81,20 @@ __all__ = [
     "live_version",
     "log",
     "mark_published",
+    "marked",
+    "neighbours",
+    "next_to_review",
     "normalize_reason",
+    "page_holding",
+    "page_of",
     "queue",
     "queue_index",
     "read_state",
     "record_revision",
     "reject",
+    "remarks_of",
     "repair",
+    "seen_key",
+    "select",
     "withdraw",
 ]

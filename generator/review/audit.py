@@ -196,3 +196,38 @@ def committed(path: Path, txns: set[str]) -> set[str]:
         if txn in txns:
             found.add(txn)
     return found
+
+
+# Lines that record talk about a guide, not a change of its state.
+REMARKS = ("comment", "assign")
+
+
+def remarks(path: Path) -> list[AuditEntry]:
+    """Return the log's comments and assignments, oldest first, read once per version of it."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return []
+    signature = (os.fspath(path), st.st_size, st.st_mtime_ns, st.st_ino)
+    kept = _REMARKS.get("kept")
+    if kept is not None and kept[0] == signature:
+        return kept[1]
+    try:
+        raw = _read_log(path)
+    except GuideError:
+        raw = b""
+    found = []
+    for line in raw.split(b"\n"):
+        if b'"comment"' not in line and b'"assign"' not in line:
+            continue
+        try:
+            entry = AuditEntry.model_validate_json(line)
+        except ValidationError:
+            continue
+        if entry.action in REMARKS:
+            found.append(entry)
+    _REMARKS["kept"] = (signature, found)
+    return found
+
+
+_REMARKS: dict[str, tuple[tuple, list[AuditEntry]]] = {}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
@@ -13,6 +14,7 @@ from generator.core.errors import GuideError, PrepguideError, ReviewError
 from generator.guides.document import GuideDoc, parse
 from generator.guides.findings import Finding, count
 from generator.guides.project import Project
+from generator.guides.store import PENDING_SUFFIX
 from generator.review import audit
 from generator.review.recheck import error_rules, judge_live
 from generator.review.state import LiveRecord, ReviewState, read_state
@@ -289,35 +291,36 @@ def index_row(row: GuideReview) -> dict:
 
 
 def queue_index(
-    project: Project, status: str | None = None, warnings: list[str] | None = None
+    project: Project,
+    status: str | None = None,
+    warnings: list[str] | None = None,
+    memo: dict[str, dict] | None = None,
+    world: tuple[str, bool] | None = None,
 ) -> list[dict]:
     """Return every guide's queue row (index_row), reading only guides whose files changed.
 
     A row is kept in the verdict cache under the signatures of the guide's working file, its
     review state and pending files, and of every record, the ledger and the settings, with the
-    checks' code version and the date (checks.runner.world_key).
+    checks' code version and the date (checks.runner.world_key). memo, kept by a long-lived
+    caller between calls, holds the last call's rows by key, so they need no read of the cache;
+    its rows are shared: copy one before changing it. world: the world key and whether it is
+    racy, when the caller has just made it.
     """
-    guides = project.guides
+    memo = {} if memo is None else memo
     with findings_cache(project, warnings) as cache:
-        racy_world: list[bool] = []
-        world = world_key(project, racy_world, cache)
-        keys: dict[str, str] = {}
-        racy: set[str] = set()
-        for guide_id in guides.ids():
-            flag = list(racy_world)
-            parts = [world, guide_id, signature(guides.path(guide_id), flag)]
-            parts += [signature(guides.review_path(guide_id), flag)]
-            parts += [signature(guides.pending_path(guide_id), flag)]
-            keys[guide_id] = digest(parts)
-            if flag:
-                racy.add(guide_id)
-        known = cache.get_many("queue", list(keys.values()))
+        if world is None:
+            racy_world: list[bool] = []
+            world = (world_key(project, racy_world, cache), bool(racy_world))
+        keys, racy = _row_keys(project, world[0], [True] if world[1] else [])
+        known: dict[str, object] = {k: v for k in keys.values() if (v := memo.get(k)) is not None}
+        if len(known) < len(keys):
+            known.update(cache.get_many("queue", [k for k in keys.values() if k not in known]))
 
         def findings_of(doc: GuideDoc, source: Source) -> list[Finding]:
             return cache.check(doc, check_context(project, source))
 
         rows: list[dict] = []
-        fresh: list[tuple[str, object]] = []
+        fresh: list[tuple[str, dict]] = []
         for guide_id, key in keys.items():
             row = known.get(key)
             if not isinstance(row, dict) or row.get("id") != guide_id:
@@ -326,9 +329,47 @@ def queue_index(
                 if reviewed.status != "unreadable" and guide_id not in racy:
                     fresh.append((key, row))
             rows.append(row)
-        cache.put_many("queue", fresh)
-        cache.keep_only("queue", set(keys.values()))
+        if fresh or len(memo) != len(keys):
+            cache.put_many("queue", fresh)
+            cache.keep_only("queue", set(keys.values()))
+        memo.clear()
+        memo.update(
+            (key, row)
+            for (guide_id, key), row in zip(keys.items(), rows, strict=True)
+            if guide_id not in racy and row["status"] != "unreadable"
+        )
     return [row for row in rows if status is None or row["status"] == status]
+
+
+def _row_keys(
+    project: Project, world: str, racy_world: list[bool]
+) -> tuple[dict[str, str], set[str]]:
+    """Key each guide's row by its working file, review state and pending file; name racy ones.
+
+    One listing of guides/.review tells which state files exist: only those are looked at.
+    """
+    guides = project.guides
+    ids = guides.ids()
+    if not ids:
+        return {}, set()
+    folder = os.fspath(guides.dir)
+    states = os.fspath(guides.review_path(ids[0]).parent)
+    try:
+        present = set(os.listdir(states))
+    except OSError:
+        present = set()
+    keys: dict[str, str] = {}
+    racy: set[str] = set()
+    for guide_id in ids:
+        flag = list(racy_world)
+        parts = [world, guide_id, signature(os.path.join(folder, f"{guide_id}.md"), flag)]
+        for name in (f"{guide_id}.json", f"{guide_id}{PENDING_SUFFIX}"):
+            path = os.path.join(states, name)
+            parts.append(signature(path, flag) if name in present else f"{path}:absent")
+        keys[guide_id] = digest(parts)
+        if flag:
+            racy.add(guide_id)
+    return keys, racy
 
 
 def read_revision(path, guide_id: str) -> GuideDoc:

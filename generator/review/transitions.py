@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import resource
-from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from generator.checks import check_guide, has_errors, verdict_key
@@ -34,8 +33,8 @@ from generator.review.state import (
 )
 from generator.sources.records import Source
 
-# Guides per group commit: each holds its lock's descriptor open until the group is done.
-GROUP_SIZE = 2000
+# Guides per group commit: one flush of their audit lines commits them all.
+GROUP_SIZE = 5000
 # Compute a guide's findings against its record (the checks, or the verdict cache's).
 FindingsOf = Callable[[GuideDoc, Source], list[Finding]]
 
@@ -83,12 +82,6 @@ def _entry(
 def _transition(project: Project, doc: GuideDoc | None, state: ReviewState, **how) -> None:
     """Commit a new state together with its audit line (see generator.review.state)."""
     commit(project, state, _entry(doc, state, **how))
-
-
-def group_size() -> int:
-    """Return how many guides one group may lock at once, within the descriptor limit."""
-    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
-    return max(16, min(GROUP_SIZE, soft - 256))
 
 
 def _sync(project: Project, guide_id: str, text: str, doc: GuideDoc) -> ReviewState:
@@ -395,12 +388,14 @@ def _plan_approval(
     note: str | None,
     findings_of: FindingsOf,
     clean: bool,
+    expected_hash: str | None = None,
 ) -> tuple[Change, Outcome] | None:
     """Plan one guide's approval in a group (under its lock); None: --clean passes it over."""
     recover(project, guide_id)
     path = project.guides.path(guide_id)
     signature = file_signature(path)
     text, doc = read_current(project, guide_id)
+    _check_seen(guide_id, doc, expected_hash)
     stored = read_state(project, guide_id)
     state = current_state(guide_id, doc, stored)
     if clean and state.status != "draft":
@@ -434,7 +429,8 @@ def _plan_approval(
         )
         raise _refuse(
             guide_id,
-            f"cannot approve while checks report {count(findings, 'error')} error(s): {reasons}",
+            f"cannot approve while checks report {plural(count(findings, 'error'), 'error')}: "
+            f"{reasons}",
             "review.findings",
         )
     revision, before = project.guides.plan_revision(guide_id, text, doc.content_hash)
@@ -495,10 +491,12 @@ def approve_many(
     note: str | None = None,
     clean: bool = False,
     findings_of: FindingsOf | None = None,
+    expected: Mapping[str, str] | None = None,
 ) -> tuple[list[Outcome], list[PrepguideError]]:
     """Approve many guides as group commits: each bound to its text, audited one by one.
 
     clean: approve only the drafts with no findings at all, and pass the others over.
+    expected: the content hash of each guide as the reviewer saw it; another text is refused.
     Return the approvals and the refusals; a StorageError stops the run.
     """
     project.guides.check_writable()
@@ -513,15 +511,21 @@ def approve_many(
     outcomes: list[Outcome] = []
     refused: list[PrepguideError] = []
     ordered = sorted(set(guide_ids))
-    size = group_size()
+    size = GROUP_SIZE
     for start in range(0, len(ordered), size):
         changes: list[Change] = []
-        with ExitStack() as locks, project.guides.history_lock():
+        # Lock order, as one guide's actions take them: the review locks, then the history's.
+        with project.guides.group_lock(), project.guides.history_lock():
             for guide_id in ordered[start : start + size]:
-                locks.enter_context(project.guides.review_lock(guide_id))
                 try:
                     planned = _plan_approval(
-                        project, guide_id, by=by, note=note, findings_of=judge, clean=clean
+                        project,
+                        guide_id,
+                        by=by,
+                        note=note,
+                        findings_of=judge,
+                        clean=clean,
+                        expected_hash=(expected or {}).get(guide_id),
                     )
                 except StorageError:
                     raise
@@ -546,13 +550,12 @@ def mark_published_many(
 ) -> None:
     """Record that a publish run put these live versions on the site, as group commits."""
     project.guides.check_writable()
-    size = group_size()
+    size = GROUP_SIZE
     ordered = sorted(set(guide_ids))
     for start in range(0, len(ordered), size):
         changes: list[Change] = []
-        with ExitStack() as locks:
+        with project.guides.group_lock():
             for guide_id in ordered[start : start + size]:
-                locks.enter_context(project.guides.review_lock(guide_id))
                 change = _plan_publication(project, guide_id, actor, docs)
                 if change is not None:
                     changes.append(change)

@@ -4,22 +4,34 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
+import os
 import secrets
+from functools import partial
 from pathlib import Path
 
-from flask import Flask, abort, redirect, render_template, request, url_for
+from flask import Flask, abort, g, redirect, render_template, request, url_for
 from jinja2 import StrictUndefined
 from markupsafe import Markup
 from werkzeug.serving import BaseWSGIServer
 from werkzeug.serving import make_server as werkzeug_server
 
 from generator import review
+from generator.checks import cached_findings, findings_cache
 from generator.core.errors import ConfigError, PrepguideError
+from generator.core.names import plural
 from generator.guides.markdown import to_html
 from generator.guides.project import Project
 from generator.review import spans
 from generator.sources.records import is_valid_id
 
+# What a ?done= value says was done.
+DONE = {
+    "approved": "approved",
+    "rejected": "rejected",
+    "withdrawn": "withdrawn",
+    "commented": "comment added",
+    "assigned": "assignment saved",
+}
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
 MAX_REQUEST_BYTES = 256 * 1024  # the forms hold a name and a note
 SECURITY_HEADERS = {
@@ -87,8 +99,16 @@ def create_app(
     app.config["ALLOWED_HOSTS"] = LOCAL_HOSTS | {host_name(h) for h in allow_hosts}
     app.config["MAX_CONTENT_LENGTH"] = MAX_REQUEST_BYTES
 
+    desk = review.Desk(root)
+
+    def now() -> review.Current:
+        """Return the workspace for this request (made once a request)."""
+        if "now" not in g:
+            g.now = desk.current()
+        return g.now
+
     def project() -> Project:
-        return Project(root)
+        return now().project
 
     @app.before_request
     def guard():
@@ -111,16 +131,86 @@ def create_app(
         if not is_valid_id(guide_id) or guide_id not in proj.guides.ids():
             abort(404, f"no guide {guide_id!r}")
 
+    def queue_rows() -> list[dict]:
+        """Return every guide's queue row, with its assignee and comments."""
+        return desk.rows(now())
+
+    def chosen(query: review.QueueQuery) -> list[dict]:
+        """Return the rows the query keeps, in its order."""
+        return review.select(queue_rows(), query, desk.texts)
+
     @app.get("/")
     def queue():
-        status = request.args.get("status") or None
-        rows = review.queue(project(), status if status in review.STATUSES else None)
-        return render_template("review/queue.html", rows=rows, status=status)
+        decided = done_message()
+        return queue_page(ok=decided or bulk_message(), emptied=decided is not None)
+
+    def queue_page(ok=None, message: str | None = None, code: int = 200, emptied=False):
+        query = review.QueueQuery.parse(request.args)
+        rows = queue_rows()
+        selected = review.select(rows, query, desk.texts)
+        clean = review.clean_drafts(selected)
+        page = render_template(
+            "review/queue.html",
+            page=review.page_of(selected, query, rows),
+            query=query,
+            sorts=review.SORTS,
+            clean=clean,
+            seen=review.seen_key(clean),
+            reviewer=review.default_reviewer(project().settings, os.environ) or "",
+            ok=ok,
+            message=message,
+            emptied=emptied,
+        )
+        return page, code
+
+    def bulk_message() -> str | None:
+        count = request.args.get("approved_clean", "")
+        return f"approved {plural(int(count), 'clean draft')}" if count.isdigit() else None
+
+    @app.post("/approve-clean")
+    def approve_clean():
+        """Approve the drafts with no findings in the view, as the page showed them."""
+        checked_form()
+        proj = project()
+        query = review.QueueQuery.parse(request.args)
+        clean = review.clean_drafts(chosen(query))
+        if request.form.get("seen") != review.seen_key(clean):
+            message = (
+                "Refused: the drafts with no findings in this view changed since the page was "
+                "loaded; nothing was approved. Look at them again and approve."
+            )
+            return queue_page(message=message, code=409)
+        with findings_cache(proj) as cache:
+            try:
+                outcomes, refused = review.approve_many(
+                    proj,
+                    list(clean),
+                    by=request.form.get("by", ""),
+                    note=request.form.get("note") or None,
+                    clean=True,
+                    findings_of=partial(cached_findings, proj, cache),
+                    expected=clean,
+                )
+            except PrepguideError as exc:
+                return queue_page(message=f"Refused: {exc.message}", code=409)
+        passed = len(clean) - len(outcomes) - len(refused)
+        if refused or passed:
+            problems = [exc.message for exc in refused]
+            if passed:
+                problems.append(f"{plural(passed, 'draft')} had findings when checked again")
+            done = f"approved {plural(len(outcomes), 'clean draft')}"
+            return queue_page(ok=done, message="Not approved: " + "; ".join(problems), code=409)
+        where = url_for("queue", approved_clean=len(outcomes), **query.order())
+        return redirect(where, code=303)
 
     def guide_page(guide_id: str, message: str | None = None, ok: str | None = None, code=200):
         proj = project()
         known(guide_id, proj)
-        row = review.inspect(proj, guide_id)
+        query = review.QueueQuery.parse(request.args)
+        ids = [row["id"] for row in chosen(query)]
+        previous_id, next_id = review.neighbours(ids, guide_id)
+        with findings_cache(proj) as cache:
+            row = review.inspect(proj, guide_id, partial(cached_findings, proj, cache))
         claims, fields = evidence(row)
         problem = None
         try:
@@ -144,27 +234,58 @@ def create_app(
             ok=ok,
             reasons=review.WITHDRAW_REASONS,
             source_checked=originals[0].checked if originals else None,
+            originals=originals,
+            reviewer=review.default_reviewer(proj.settings, os.environ) or "",
+            previous_id=previous_id,
+            next_id=next_id,
+            query=query.order(),
+            queue_page=review.page_holding(ids, guide_id, query.per_page),
+            remarks=review.remarks_of(proj, guide_id),
+            assignee=review.assignees(proj).get(guide_id),
         )
         return page, code
 
     @app.get("/guides/<guide_id>")
     def guide(guide_id: str):
-        return guide_page(guide_id, ok=request.args.get("done"))
+        return guide_page(guide_id, ok=done_message())
+
+    def done_message() -> str | None:
+        done, prior = request.args.get("done"), request.args.get("prior", "")
+        if done not in DONE:
+            return None
+        return f"{DONE[done]} {prior}" if is_valid_id(prior) else DONE[done]
 
     def checked_form() -> None:
         sent = request.form.get("csrf_token", "")
         if not hmac.compare_digest(sent.encode(), token.encode()):
             abort(403, "refused: the form's CSRF token is missing or wrong; reload the page")
 
-    def act(guide_id: str, action, done: str, **kwargs):
+    def act(guide_id: str, action, done: str, *, onward: bool = False, checks=False, **kwargs):
+        """Run an action; an approval or a rejection then goes on to the next guide to review.
+
+        checks: pass the action the cached findings (an approval checks the text).
+        """
         proj = project()
         known(guide_id, proj)
         checked_form()
+        query = review.QueueQuery.parse(request.args)
+        following = review.next_to_review(chosen(query), guide_id) if onward else None
         try:
-            action(proj, guide_id, by=request.form.get("by", ""), **kwargs)
+            with findings_cache(proj) as cache:
+                if checks:
+                    kwargs["findings_of"] = partial(cached_findings, proj, cache)
+                action(proj, guide_id, by=request.form.get("by", ""), **kwargs)
         except PrepguideError as exc:
             return guide_page(guide_id, message=f"Refused: {exc.message}", code=409)
-        return redirect(url_for("guide", guide_id=guide_id, done=done), code=303)
+        there = query.order()
+        if not onward:
+            anchor = "discussion" if done in ("commented", "assigned") else None
+            where = url_for("guide", guide_id=guide_id, done=done, _anchor=anchor, **there)
+            return redirect(where, code=303)
+        if following is None:
+            return redirect(url_for("queue", done=done, prior=guide_id, **there), code=303)
+        where = url_for("guide", guide_id=following, done=done, prior=guide_id, **there)
+        return redirect(where, code=303)
 
     @app.post("/guides/<guide_id>/approve")
     def approve(guide_id: str):
@@ -172,6 +293,8 @@ def create_app(
             guide_id,
             review.approve,
             "approved",
+            onward=True,
+            checks=True,
             note=request.form.get("note") or None,
             expected_hash=request.form.get("content_hash") or None,
         )
@@ -182,9 +305,18 @@ def create_app(
             guide_id,
             review.reject,
             "rejected",
+            onward=True,
             note=request.form.get("note", ""),
             expected_hash=request.form.get("content_hash") or None,
         )
+
+    @app.post("/guides/<guide_id>/comment")
+    def comment(guide_id: str):
+        return act(guide_id, review.comment, "commented", text=request.form.get("text", ""))
+
+    @app.post("/guides/<guide_id>/assign")
+    def assign(guide_id: str):
+        return act(guide_id, review.assign, "assigned", to=request.form.get("to", ""))
 
     @app.post("/guides/<guide_id>/withdraw")
     def withdraw(guide_id: str):

@@ -382,13 +382,15 @@ def source_files(sources_dir: Path) -> list[Path]:
     """List the record files of a sources folder in a stable order."""
     if not sources_dir.is_dir():
         return []
-    return sorted(
-        p
-        for p in sources_dir.iterdir()
-        if p.suffix in SOURCE_SUFFIXES
-        and not p.name.startswith(".")
-        and (p.is_file() or p.is_symlink())
-    )
+    with os.scandir(sources_dir) as entries:  # a listing's file types cost no stat call
+        names = [
+            entry.name
+            for entry in entries
+            if os.path.splitext(entry.name)[1] in SOURCE_SUFFIXES
+            and not entry.name.startswith(".")
+            and (entry.is_file() or entry.is_symlink())
+        ]
+    return [sources_dir / name for name in sorted(names)]
 
 
 def confine(path: Path, root: Path, sources_dir: Path) -> None:

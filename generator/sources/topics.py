@@ -134,12 +134,12 @@ def _companies_clause(companies: Sequence[str]) -> str:
     return f"{count} {noun} ({join_names(shown)})"
 
 
-def _years_clause(years: tuple[int, int] | None, undated: int) -> str:
+def _years_clause(years: tuple[int, int] | None, undated: int, one: bool = False) -> str:
     if years is None:
         return ""
     first, last = years
     span = f"in {first}" if first == last else f"between {first} and {last}"
-    subject = "and those with a date were" if undated else "and were"
+    subject = "and those with a date were" if undated else "and was" if one else "and were"
     return f" {subject} published {span}"
 
 
@@ -149,11 +149,12 @@ def topic_paragraph(topic: Topic) -> str:
         STACK: "stack",
         TECHNIQUES: "techniques",
     }.get(topic.field, "techniques or stack")
+    one = topic.count == 1
     sentences = [
-        f"{topic.count} of the {topic.total} engineering write-ups in our database mention "
-        f"{topic.name} in their {where}.",
-        f"They come from {_companies_clause(topic.companies)}"
-        f"{_years_clause(topic.years, topic.undated)}.",
+        f"{topic.count} of the {topic.total} engineering write-ups in our database "
+        f"{'mentions' if one else 'mention'} {topic.name} in {'its' if one else 'their'} {where}.",
+        f"{'It comes' if one else 'They come'} from {_companies_clause(topic.companies)}"
+        f"{_years_clause(topic.years, topic.undated, one)}.",
     ]
     if topic.techniques:
         sentences.append(
@@ -165,7 +166,8 @@ def topic_paragraph(topic: Topic) -> str:
     if topic.example:
         scale, company, _ = topic.example
         sentences.append(
-            f"{topic.with_scale} of the {topic.count} state concrete scale numbers, "
+            f"{topic.with_scale} of the {topic.count} "
+            f"{'states' if topic.with_scale == 1 else 'state'} concrete scale numbers, "
             f'for example "{scale}" ({company}).'
         )
     return " ".join(sentences)

@@ -385,6 +385,9 @@ def test_stale_checked_date_is_an_error_naming_verify() -> None:
     assert "180 days" in found[0].message and found[0].severity == "error"
     fresh = context(today=date(2027, 4, 20))
     assert "citations.stale" not in rules(body(ctx=fresh), fresh)
+    daily = context(freshness_days=1)  # Checked 2026-10-22, today 2026-11-30
+    stale = [f for f in findings(body(ctx=daily), daily) if f.rule == "citations.stale"]
+    assert stale and "more than 1 day ago (checks.freshness_days)" in stale[0].message
 
 
 def test_dates_out_of_order_are_errors() -> None:

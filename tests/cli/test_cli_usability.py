@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+import json
 import os
 import pty
 import re
@@ -13,6 +15,7 @@ from pathlib import Path
 
 import click
 import pytest
+from click.testing import CliRunner
 
 from generator.cli import cli
 from generator.core.names import plural
@@ -191,3 +194,86 @@ def test_one_checked_guide_is_counted_in_the_singular(workspace: Path) -> None:
     assert counts
     for count, noun in counts:
         assert noun.endswith("s") == (count != "1"), (count, noun)
+
+
+CLI_PACKAGE = Path(__file__).resolve().parents[2] / "generator" / "cli"
+PREFIXES = ("warning: ", "error: ", "refused: ", "not imported: ", "invalid source: ")
+
+
+def test_commands_print_warnings_and_errors_only_through_the_coloured_helpers() -> None:
+    """A hand-written "warning: ..." line would stay plain on a terminal."""
+    by_hand = []
+    for path in sorted(CLI_PACKAGE.glob("*.py")):
+        if path.name == "common.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            first = node.values[0] if isinstance(node, ast.JoinedStr) and node.values else node
+            text = first.value if isinstance(first, ast.Constant) else None
+            if isinstance(text, str) and text.startswith(PREFIXES):
+                by_hand.append(f"{path.name}:{node.lineno}: {text[:40]!r}")
+    assert by_hand == []
+
+
+def test_a_terminal_sees_warnings_in_yellow_and_summaries_in_green_and_red(
+    workspace: Path,
+) -> None:
+    export = workspace / "export.csv"
+    export.write_text(
+        "Title,Company,Summary\nQueues at Acme,Acme,Acme built queues.\nNo company,,\n",
+        encoding="utf-8",
+    )
+    imported = run_on_a_terminal(
+        "--root", str(workspace), "sources", "import", str(export), env={"NO_COLOR": ""}
+    )
+    assert click.style("wrote", fg="green") in imported
+    assert click.style("not imported:", fg="red", bold=True) in imported
+    assert click.style("1 written", fg="green") in imported
+    assert click.style("1 refused", fg="red", bold=True) in imported
+    assert "0 duplicates" in imported
+
+    state = workspace / ".prepguide"
+    state.mkdir()
+    (state / "llm-calls.sqlite3").write_bytes(b"not a database")
+    logs = run_on_a_terminal("--root", str(workspace), "logs", env={"NO_COLOR": ""})
+    assert click.style("warning:", fg="yellow") + " " in logs
+    assert "could not be read" in logs
+
+
+def test_counts_of_one_are_in_the_singular_across_commands(workspace: Path) -> None:
+    root = ("--root", str(workspace))
+    outputs = [run_cli(*root, "generate", "--backend", "offline")]
+    # Of the offline drafts of the sample records, one has no finding and one has one error.
+    refused = run_cli(*root, "review", "approve", "meta-llm-training-at-scale", "--by", "Ann")
+    assert refused.returncode == 1
+    assert "cannot approve while checks report 1 error: " in refused.stderr
+    clean = run_cli(*root, "review", "approve", "--clean", "--by", "Ann")
+    assert clean.returncode == 0, clean.stderr
+    assert clean.stdout.strip().splitlines()[-1] == "approved 1 clean draft"
+    published = run_cli(*root, "publish")
+    assert published.stdout.startswith("published 1 guide in "), published.stdout
+    records = workspace / "batch.jsonl"
+    url = "https://shopify.engineering/catalog-clustering/"  # a sample record's
+    known = {"company": "Shopify", "title": "Again", "summary": "Seen.", "url": url}
+    fresh = {"company": "Acme", "title": "Queues", "summary": "Acme built queues."}
+    records.write_text("\n".join(map(json.dumps, [known, fresh])) + "\n", encoding="utf-8")
+    imported = run_cli(*root, "sources", "import", str(records))
+    assert "1 written, 1 duplicate, 0 refused" in imported.stdout
+    outputs += [refused, clean, published, imported, run_cli(*root, "check")]
+    text = "\n".join(result.stdout + result.stderr for result in outputs)
+    assert re.findall(r"\w+\(s\)", text.replace("http(s)", "")) == []
+    wrong = re.findall(
+        r"\b1 (errors|warnings|guides|drafts|clean drafts|pages|problems|duplicates|links|"
+        r"requests|rounds|write-ups|topics)\b",
+        text,
+    )
+    assert wrong == []
+
+
+def test_every_command_takes_minus_h() -> None:
+    runner = CliRunner()
+    refused = {}
+    for path, _command in every_command():
+        result = runner.invoke(cli, [*path[1:], "-h"], prog_name="prepguide")
+        if result.exit_code != 0 or not result.output.startswith(f"Usage: {' '.join(path)}"):
+            refused[" ".join(path)] = result.output[:200]
+    assert refused == {}

@@ -53,23 +53,24 @@ def check_review_flow(root: Path, base: str, page) -> None:
     assert page.locator("#evidence li.found").count() >= 2
     assert page.locator("#evidence li.not-found").count() == 0
     assert page.locator("#source mark.claim").first.is_visible()
-    page.fill("#approve-form input[name=by]", "Ada Editor")
-    page.fill("#approve-form input[name=note]", "figures match the record")
-    page.click("#approve-form button[type=submit]")
+    page.fill("#decide-form input[name=by]", "Ada Editor")
+    page.fill("#decide-form textarea[name=note]", "figures match the record")
+    page.click("#approve")
     page.wait_for_selector("#done")
-    assert page.locator("#status").inner_text() == "approved"
-
-    page.goto(base + f"/guides/{STREAM}")
-    page.fill("#reject-form input[name=by]", "Bo Reviewer")
-    page.fill("#reject-form textarea[name=note]", "the angle ignores billing correctness")
-    page.click("#reject-form button[type=submit]")
-    page.wait_for_selector("#done")
-    assert page.locator("#status").inner_text() == "rejected"
+    # The page goes on to the next draft of the queue.
+    assert page.url.startswith(f"{base}/guides/{STREAM}?")
+    assert page.locator("#done").inner_text() == f"Done: approved {SEARCH}."
+    assert page.locator("#status").inner_text() == "draft"
 
     # A refused action shows its reason on the page.
-    page.fill("#approve-form input[name=by]", "Cy")
-    page.click("#approve-form button[type=submit]")
-    assert "was rejected by Bo Reviewer" in page.locator("#message").inner_text()
+    page.fill("#decide-form input[name=by]", "Bo Reviewer")
+    page.click("#reject")
+    assert "note (--note) is required" in page.locator("#message").inner_text()
+    page.fill("#decide-form input[name=by]", "Bo Reviewer")
+    page.fill("#decide-form textarea[name=note]", "the angle ignores billing correctness")
+    page.click("#reject")
+    page.wait_for_selector("#done")
+    assert page.url.startswith(f"{base}/guides/{FEATURES}?")
 
     page.goto(base + "/")
     assert page.locator(f'tr[data-guide="{SEARCH}"] .status').inner_text() == "approved"

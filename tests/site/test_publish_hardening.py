@@ -297,8 +297,8 @@ def test_e24_a_publish_that_cannot_record_its_publication_swaps_nothing_in(site_
     out = site_root / "site"
     publish(Project(site_root), out, preview=True)  # a preview records no publication
     before = site_files(out)
-    # The review state of an approved guide cannot be written: its lock is a folder.
-    lock = site_root / "guides/.review/shopify-catalog-clustering.lock"
+    # No review state can be written: the review folder's group lock is a folder.
+    lock = site_root / "guides/.review/.group.lock"
     lock.unlink(missing_ok=True)
     lock.mkdir()
     with pytest.raises(PublishError, match="cannot record the publication"):

@@ -612,7 +612,7 @@ def test_issue14_6_import_counts_refused_records_and_lists_every_problem(workspa
     )
     result = run_cli(workspace, "sources", "import", str(batch))
     assert result.returncode == 1
-    assert "1 written, 0 duplicate, 2 refused" in result.stdout
+    assert "1 written, 0 duplicates, 2 refused" in result.stdout
     problems = result.stderr.strip().splitlines()
     assert [line.split(": ")[1:3] for line in problems] == [
         [f"{batch}:2", "url"],

@@ -84,7 +84,7 @@ def test_import_writes_one_valid_yaml_file_per_record(workspace: Path, kind: str
     given = workspace / "sources" / "globex-search.yaml"
     assert f"wrote {derived}" in result.stdout
     assert f"wrote {given}" in result.stdout
-    assert "2 written, 0 duplicate, 0 refused" in result.stdout
+    assert "2 written, 0 duplicates, 0 refused" in result.stdout
 
     loaded = load_sources(workspace / "sources", TODAY)
     assert loaded.problems == []
@@ -114,7 +114,7 @@ def test_urls_already_in_the_database_are_skipped_and_reported(workspace: Path) 
     ).exists()
 
     again = run_cli(workspace, "sources", "import", str(source_file))
-    assert "0 written, 2 duplicate, 0 refused" in again.stdout
+    assert "0 written, 2 duplicates, 0 refused" in again.stdout
 
 
 def test_the_same_url_twice_in_one_file_is_imported_once(workspace: Path) -> None:
@@ -137,7 +137,7 @@ def test_a_different_existing_file_is_never_overwritten(workspace: Path) -> None
         f"not imported: {source_file}#2: id: {existing} already exists with different content; "
         "not overwritten" in result.stderr
     )
-    assert "1 written, 0 duplicate, 1 refused" in result.stdout
+    assert "1 written, 0 duplicates, 1 refused" in result.stdout
 
 
 def test_an_id_declared_inside_another_file_is_a_conflict(workspace: Path) -> None:
@@ -192,7 +192,7 @@ def test_invalid_records_are_refused_by_field_and_the_rest_imported(workspace: P
         "title, url, publisher, published, checked, summary, notes, scale, techniques, stack, "
         "citations",
     ]
-    assert "1 written, 0 duplicate, 6 refused" in result.stdout
+    assert "1 written, 0 duplicates, 6 refused" in result.stdout
     written = sorted(p.name for p in (workspace / "sources").iterdir())
     assert "good-one.yaml" in written
     assert not (workspace / "escape.yaml").exists()
@@ -262,7 +262,7 @@ def test_a_spreadsheet_export_with_semicolons_capitals_and_a_bom_imports(
     assert source_file.read_bytes().startswith(b"\xef\xbb\xbfTitle;URL;")
     result = run_cli(workspace, "sources", "import", str(source_file))
     assert result.returncode == 0, result.stderr
-    assert "1 written, 0 duplicate, 0 refused" in result.stdout
+    assert "1 written, 0 duplicates, 0 refused" in result.stdout
     record = yaml.safe_load(
         (workspace / "sources" / "how-initech-sped-up-builds.yaml").read_text(encoding="utf-8")
     )

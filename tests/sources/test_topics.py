@@ -106,7 +106,7 @@ def test_undated_records_single_year_and_techniques_field():
         "2 of the 4 engineering write-ups in our database mention hardware reliability in their "
         "techniques. They come from 1 company (Meta) and those with a date were published in "
         "2024. Techniques that show up most often alongside hardware reliability: distributed "
-        'training (2). 1 of the 2 state concrete scale numbers, for example "gigawatt-scale '
+        'training (2). 1 of the 2 states concrete scale numbers, for example "gigawatt-scale '
         'supercluster" (Meta).'
     )
     undated = [
@@ -116,6 +116,19 @@ def test_undated_records_single_year_and_techniques_field():
     assert topic_for(undated, "rust").paragraph == (
         "2 of the 2 engineering write-ups in our database mention Rust in their stack. "
         "They come from 2 companies (One and Two)."
+    )
+
+
+def test_a_hub_of_one_write_up_speaks_of_it_in_the_singular():
+    sources = [
+        record("a", "Acme", "2025-03-01", stack=["Rust"], scale=["12,000 workers"]),
+        record("b", "Globex", "2024-01-01", stack=["Go"]),
+    ]
+    (rust,) = [topic for topic in compute_topics(sources, 1) if topic.name == "Rust"]
+    assert rust.paragraph == (
+        "1 of the 2 engineering write-ups in our database mentions Rust in its stack. "
+        "It comes from 1 company (Acme) and was published in 2025. "
+        '1 of the 1 states concrete scale numbers, for example "12,000 workers" (Acme).'
     )
 
 
