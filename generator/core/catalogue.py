@@ -208,6 +208,14 @@ class ListingWords(_Words):
     empty: Text
 
 
+class MailWords(_Words):
+    heading: Text
+    our_guide: Text
+    reason: Text
+    unsubscribe: Text
+    unsubscribe_at: Text
+
+
 class Catalogue(_Words):
     """The site's words in one language; `language` is the tag pages declare (<html lang>)."""
 
@@ -223,6 +231,7 @@ class Catalogue(_Words):
     companies: CompanyWords
     digest: DigestWords
     listing: ListingWords
+    mail: MailWords
 
     def day(self, value: date | str | None) -> str:
         """Write a date for people: "13 October 2026" (an ISO date string is read first)."""

@@ -89,13 +89,15 @@ def _publish(
         manifest = write.read_manifest(manifest_path, report.warnings)
         _refuse(out_dir, out_dir_problem(project, out_dir, manifest))
         look = theme.load_theme(project)
-        base = inputs.base_fingerprint(project, out_dir, preview, strict, look.key)
+        base = inputs.base_fingerprint(project, out_dir, preview, strict)
         signatures = inputs.input_signatures(project, manifest.signatures)
-        fingerprint = inputs.input_fingerprint(base, signatures)
+        # The theme shapes pages only, not which guides are live: it is outside the base.
+        fingerprint = inputs.input_fingerprint(f"{base}\0{look.key}", signatures)
         if write.unchanged(manifest, fingerprint, out_dir):
             return _reused(report, manifest)
         changed = inputs.changed_paths(manifest.signatures, signatures)
-        if _only_drafts_changed(project, manifest, base, changed, preview, out_dir):
+        same_theme = manifest.theme == look.key
+        if same_theme and _only_drafts_changed(project, manifest, base, changed, preview, out_dir):
             _reused(report, manifest).reused = False
             report.missing = [g for g in manifest.guides if not project.guides.path(g).exists()]
             update = {"fingerprint": fingerprint, "signatures": signatures}
@@ -166,6 +168,7 @@ def _publish(
             previous is not None
             and previous.facts == facts
             and manifest.base == base
+            and same_theme
             and inputs.guide_local(project, changed)
         ):
             fresh = [g for g in chosen.guides if g.id in chosen.repicked]
@@ -225,7 +228,8 @@ def _publish(
         if marked:  # the publication is now in the review state
             inputs.refresh_signatures(project, after, marked)
         done = write.Manifest(
-            fingerprint=inputs.input_fingerprint(base, after),
+            fingerprint=inputs.input_fingerprint(f"{base}\0{look.key}", after),
+            theme=look.key,
             base=base,
             signatures=after,
             pages=pages,

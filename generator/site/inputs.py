@@ -97,15 +97,10 @@ def _history_signatures(guides: str, previous: dict[str, str], found: dict[str, 
                 found[entry.path] = _signature(entry.stat())
 
 
-def base_fingerprint(
-    project: Project, out_dir: Path, preview: bool, strict: bool = False, theme: str = ""
-) -> str:
-    """Hash what every page depends on: settings, code and templates, the date and the mode.
-
-    theme is the key of the root's templates, words and static files (site/theme.py).
-    """
+def base_fingerprint(project: Project, out_dir: Path, preview: bool, strict: bool = False) -> str:
+    """Hash what every page depends on: settings, code and templates, the date and the mode."""
     digest = hashlib.sha256()
-    header = [code_version(), str(out_dir.resolve()), preview, project.today.isoformat(), theme]
+    header = [code_version(), str(out_dir.resolve()), preview, project.today.isoformat()]
     header += ["strict"] if strict else []
     digest.update(json.dumps(header).encode())
     digest.update(project.settings.model_dump_json().encode())
