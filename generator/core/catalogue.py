@@ -42,9 +42,41 @@ class Count(_Words):
     one: Text
     other: Text
 
-    def of(self, count: int) -> str:
-        """Return the phrase for count ("1 guide", "3 guides")."""
-        return (self.one if count == 1 else self.other).format(count=count)
+    def of(self, count: int, **values: object) -> str:
+        """Return the phrase for count ("1 guide", "3 guides"), with any other values in it."""
+        return (self.one if count == 1 else self.other).format(count=count, **values)
+
+
+class Lists(_Words):
+    separator: Text
+    last: Text
+
+    def join(self, names) -> str:
+        """Join names as "A", "A and B" or "A, B and C"."""
+        names = list(names)
+        if len(names) <= 1:
+            return "".join(names)
+        return self.last.format(items=self.separator.join(names[:-1]), last=names[-1])
+
+
+class HubWords(_Words):
+    """The opening paragraph of a topic hub, sentence by sentence."""
+
+    mention: Count
+    where_stack: Text
+    where_techniques: Text
+    where_both: Text
+    come_from: Count
+    companies: Count
+    more: Text
+    published: Count
+    published_dated: Text
+    in_year: Text
+    between_years: Text
+    alongside: Text
+    paired: Text
+    counted: Text
+    with_scale: Count
 
 
 class Dates(_Words):
@@ -183,6 +215,10 @@ class CompanyWords(_Words):
 
 
 class DigestWords(_Words):
+    opening: Text
+    opening_named: Text
+    opening_topic: Text
+    no_issue: Text
     heading: Text
     kicker: Text
     issue: Text
@@ -221,6 +257,7 @@ class Catalogue(_Words):
 
     language: str = DEFAULT_LANGUAGE
     dates: Dates
+    lists: Lists
     counts: Counts
     chrome: Chrome
     pager: Pager
@@ -228,6 +265,7 @@ class Catalogue(_Words):
     guide: GuideWords
     index: IndexWords
     topics: TopicWords
+    hub: HubWords
     companies: CompanyWords
     digest: DigestWords
     listing: ListingWords

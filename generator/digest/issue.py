@@ -11,7 +11,7 @@ from datetime import date, timedelta
 from generator.core.catalogue import Catalogue, english
 from generator.core.errors import ConfigError
 from generator.sources.records import Source, normalize_tag
-from generator.sources.topics import display_names, join_names
+from generator.sources.topics import display_names
 
 WEEK = re.compile(r"(\d{4})-W(\d{2})")
 SENTENCE_END = re.compile(r"(?<=[.!?])[\"”’)]*\s+(?=[A-Z0-9“\"])")
@@ -156,21 +156,25 @@ def group_by_topic(sources: Sequence[Source]) -> list[tuple[str | None, list[Sou
     return groups
 
 
-def opening_sentence(sources: Sequence[Source], groups: Sequence[tuple[str | None, list]]) -> str:
+def opening_sentence(
+    sources: Sequence[Source],
+    groups: Sequence[tuple[str | None, list]],
+    words: Catalogue | None = None,
+) -> str:
     """Say how many write-ups from how many companies, and the most shared topic."""
-    count = len(sources)
+    words = words or english()
     companies = {source.company for source in sources}
-    sentence = (
-        f"{count} new write-up{'s' if count != 1 else ''} from {len(companies)} "
-        f"compan{'ies' if len(companies) != 1 else 'y'}"
-    )
+    counted = words.counts.companies.of(len(companies))
     if len(companies) <= 3:
-        sentence += f" ({join_names(sorted(companies))})"
-    sentence += " this week"
+        names = words.lists.join(sorted(companies))
+        counted = words.digest.opening_named.format(companies=counted, names=names)
     topic, members = groups[0]
+    about = ""
     if topic is not None:
-        sentence += f"; most are about {topic} ({len(members)})"
-    return sentence + "."
+        about = words.digest.opening_topic.format(topic=topic, count=len(members))
+    return words.digest.opening.format(
+        write_ups=words.counts.new_write_ups.of(len(sources)), companies=counted, topic=about
+    )
 
 
 def build_issue(
@@ -195,7 +199,7 @@ def build_issue(
         key=lambda source: (-(source.published or date.min).toordinal(), source.key),
     )
     if not chosen:
-        opening = f"No new write-ups were published in {week.label}; there is no issue to send."
+        opening = words.digest.no_issue.format(week=week.label)
         return DigestIssue(
             week=week, site_name=site_name, opening=opening, groups=(), number=number, words=words
         )
@@ -205,7 +209,7 @@ def build_issue(
         site_name=site_name,
         number=number,
         words=words,
-        opening=opening_sentence(chosen, groups),
+        opening=opening_sentence(chosen, groups, words),
         groups=tuple(
             DigestGroup(
                 topic=topic,

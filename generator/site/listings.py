@@ -11,7 +11,7 @@ from generator.site import issues
 from generator.site.feeds import index_chunks, index_path
 from generator.site.model import SiteModel, page_count, page_slice, paged_path, pager, root_of
 from generator.sources.records import Source, normalize_tag
-from generator.sources.topics import Topic
+from generator.sources.topics import Topic, topic_paragraph
 
 INDEX_TOPICS = 8
 INDEX_COMPANIES = 8
@@ -194,20 +194,21 @@ def topic_title(model: SiteModel, topic: Topic) -> str:
 def _topic_page(
     model: SiteModel, topic: Topic, number: int, common: dict, card: Callable[[Source], object]
 ) -> Page:
+    paragraph = topic_paragraph(topic, model.words)
     return _card_page(
         model,
         f"topics/{topic.slug}/",
         number,
         "hub.html",
         common,
-        topic.paragraph,
+        paragraph,
         topic.sources,
         card,
         (model.crumbs("topics/index.html"), topic.name),
         topic={
             "title": topic_title(model, topic),
             "name": topic.name,
-            "paragraph": topic.paragraph,
+            "paragraph": paragraph,
             "card_note": _card_note(topic, model),
             "field_label": getattr(model.words.topics, topic.field),
         },

@@ -14,7 +14,6 @@ from markupsafe import Markup
 
 from generator.core.catalogue import Catalogue
 from generator.core.config import SiteSettings
-from generator.core.names import plural
 from generator.core.urls import url_path
 from generator.digest.issue import DigestIssue, Week, build_issue, week_of
 from generator.guides.markdown import safe_link
@@ -298,7 +297,7 @@ class SiteModel:
             links.append(
                 {
                     "name": self.companies[company][0],
-                    "note": f"{count} {'write-up' if count == 1 else 'write-ups'}",
+                    "note": self.words.counts.write_ups.of(count),
                     "href": self.company_href[normalize_tag(source.company)],
                 }
             )
@@ -307,7 +306,7 @@ class SiteModel:
             links.append(
                 {
                     "name": topic.name,
-                    "note": plural(topic.count, "write-up"),
+                    "note": self.words.counts.write_ups.of(topic.count),
                     "href": self.topic_href[topic.key],
                 }
             )

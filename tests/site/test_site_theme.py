@@ -82,7 +82,18 @@ def test_a_second_language_is_one_file(site_root: Path):
         .replace('last_reviewed = "Last reviewed {date}"', 'last_reviewed = "Geprüft am {date}"')
         .replace('reading_time = "{minutes} min read"', 'reading_time = "{minutes} Min. Lesezeit"')
         .replace('guides = "Guides"', 'guides = "Leitfäden"')
+        .replace(
+            'other = "{count} of the {total} engineering write-ups in our database mention '
+            '{name} in their {where}."',
+            'other = "{count} der {total} Artikel unserer Datenbank nennen {name} ({where})."',
+        )
+        .replace('where_stack = "stack"', 'where_stack = "Stack"')
+        .replace(
+            'separator = ", "\nlast = "{items} and {last}"',
+            'separator = ", "\nlast = "{items} und {last}"',
+        )
     )
+    assert german.count("unserer Datenbank") == 1 and "und {last}" in german
     own_template(site_root, "catalogue/de.toml", german)
     set_site(site_root, 'language = "de"')
     out = site_root / "site"
@@ -93,6 +104,9 @@ def test_a_second_language_is_one_file(site_root: Path):
     assert re.search(r'<span class="reading-time">\d+ Min\. Lesezeit</span>', page)
     assert 'Published <time datetime="2026-05-20">20. Mai 2026</time>' in page
     assert '<a href="../../index.html">Leitfäden</a>' in page
+    hub = (out / "topics/gpus/index.html").read_text()
+    assert "3 der 4 Artikel unserer Datenbank nennen GPUs (Stack)." in hub
+    assert "(Meta und Shopify)" in hub
 
 
 def test_static_files_are_copied_and_replace_the_shipped_stylesheet(site_root: Path):

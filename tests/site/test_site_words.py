@@ -13,6 +13,8 @@ from test_publish import SITEMAP, published_workspace, site_files
 
 from generator.core.catalogue import english, load_catalogue, packaged_catalogues
 from generator.core.errors import ConfigError
+from generator.digest.build import week_issue
+from generator.digest.issue import parse_week
 from generator.guides.project import Project
 from generator.site import publish
 
@@ -132,6 +134,10 @@ def test_digest_issues_are_numbered_and_named_by_their_days(
     assert "<title>Issue 2 · 7–13 Dec 2026 · Prepguide weekly</title>" in issue
     # The week code stays the address; readers see the name.
     assert "2026-W50" not in visible_text(issue)
+    # The mail of a week carries the same number and name as its page.
+    mail = week_issue(Project(root), parse_week("2026-W50"))
+    assert mail.name == "Issue 2 · 7–13 Dec 2026"
+    assert mail.subject == "Prepguide weekly, Issue 2 · 7–13 Dec 2026: 2 new write-ups"
 
 
 def test_the_language_setting_sets_lang_and_falls_back_to_the_base_language(site_root: Path):
