@@ -174,7 +174,8 @@ class SiteModel:
         self.project = project
         self.site = project.settings.site
         self.theme = theme if theme is not None else load_theme(project)
-        self.pages = page_templates(self.theme.templates, self.theme.words, self.theme.origins)
+        look = self.theme
+        self.pages = page_templates(look.templates, look.words, look.origins, look.logo)
         self.words = self.pages.words
         self.base_url = self.site.base_url.rstrip("/")
         self.sources = sorted(project.sources.sources, key=lambda s: s.key)

@@ -68,11 +68,16 @@ class PageTemplates:
     A template's version hashes its text, the texts of every template it extends, includes
     or imports, and the words, so a page is made again exactly when what renders it changed.
     Templates render in Jinja2's immutable sandbox: a root's templates are markup with
-    placeholders, not code. origins names the root's file of each template it replaced.
+    placeholders, not code. origins names the root's file of each template it replaced; logo
+    is the site's logo as every page shows it (its path and, when known, its size).
     """
 
     def __init__(
-        self, texts: dict[str, str], words: Catalogue, origins: dict[str, str] | None = None
+        self,
+        texts: dict[str, str],
+        words: Catalogue,
+        origins: dict[str, str] | None = None,
+        logo: dict | None = None,
     ) -> None:
         self.texts = dict(texts)
         self.words = words
@@ -85,10 +90,11 @@ class PageTemplates:
             auto_reload=False,
         )
         env.globals["t"] = words
+        env.globals["logo"] = logo
         env.filters["day"] = words.day
         env.filters["fill"] = fill
         self.env = env
-        self._words_key = content_key(words)
+        self._words_key = content_key(words, logo)
         self._versions: dict[str, str] = {}
         for name in sorted(self.origins):  # a root's mistake is named before any page is made
             self._compiled(name)
@@ -186,15 +192,19 @@ _SETTINGS: dict[int, tuple[object, str]] = {}
 
 @lru_cache(maxsize=4)
 def _templates(
-    texts: tuple[tuple[str, str], ...], words: Catalogue, origins: tuple[tuple[str, str], ...]
+    texts: tuple[tuple[str, str], ...],
+    words: Catalogue,
+    origins: tuple[tuple[str, str], ...],
+    logo: tuple[tuple[str, object], ...] | None,
 ) -> PageTemplates:
-    return PageTemplates(dict(texts), words, dict(origins))
+    return PageTemplates(dict(texts), words, dict(origins), dict(logo) if logo else None)
 
 
 def page_templates(
     texts: dict[str, str] | None = None,
     words: Catalogue | None = None,
     origins: dict[str, str] | None = None,
+    logo: dict | None = None,
 ) -> PageTemplates:
     """Return the page templates of these texts and words (default: the shipped, in English).
 
@@ -203,7 +213,8 @@ def page_templates(
     """
     texts = packaged_templates() if texts is None else texts
     found = tuple(sorted((origins or {}).items()))
-    return _templates(tuple(sorted(texts.items())), words or english(), found)
+    shown = tuple(sorted(logo.items())) if logo else None
+    return _templates(tuple(sorted(texts.items())), words or english(), found, shown)
 
 
 def forget_compiled() -> None:

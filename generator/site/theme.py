@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -43,6 +44,7 @@ class Theme:
     static: dict[str, bytes]
     origins: dict[str, str] = field(default_factory=dict)
     key: str = ""
+    logo: dict | None = None  # {"src", "width", "height"}: the size when the file tells it
 
 
 def packaged_static() -> dict[str, bytes]:
@@ -85,7 +87,39 @@ def load_theme(project: Project) -> Theme:
     for name in sorted(static):
         digest.update(f"static\0{name}\0".encode() + hashlib.sha256(static[name]).digest())
     digest.update(words.model_dump_json().encode())
-    return Theme(templates, words, static, origins, digest.hexdigest())
+    logo = None
+    if site.logo is not None:
+        width, height = image_size(static[site.logo]) or (None, None)
+        logo = {"src": site.logo, "width": width, "height": height}
+    return Theme(templates, words, static, origins, digest.hexdigest(), logo)
+
+
+SVG_SIZE = re.compile(rb"<svg\b[^>]*>", re.S)
+SVG_LENGTH = rb"""\b%s\s*=\s*["']\s*([0-9]+(?:\.[0-9]+)?)\s*(?:px)?\s*["']"""
+SVG_BOX = re.compile(
+    rb"""\bviewBox\s*=\s*["']\s*[-0-9.]+[\s,]+[-0-9.]+[\s,]+([0-9.]+)[\s,]+([0-9.]+)"""
+)
+
+
+def image_size(data: bytes) -> tuple[int, int] | None:
+    """Return an image's width and height in pixels (PNG, GIF, SVG), or None when unknown."""
+    if data.startswith(b"\x89PNG\r\n\x1a\n") and data[12:16] == b"IHDR":
+        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    if data[:6] in (b"GIF87a", b"GIF89a"):
+        return int.from_bytes(data[6:8], "little"), int.from_bytes(data[8:10], "little")
+    tag = SVG_SIZE.search(data[:4096])
+    if tag is None:
+        return None
+    found = [re.search(SVG_LENGTH % name, tag.group()) for name in (b"width", b"height")]
+    if found[0] and found[1]:
+        sizes = [float(match.group(1)) for match in found]
+    else:
+        box = SVG_BOX.search(tag.group())
+        if box is None:
+            return None
+        sizes = [float(box.group(1)), float(box.group(2))]
+    width, height = (round(size) for size in sizes)
+    return (width, height) if width > 0 and height > 0 else None
 
 
 def _missing(link, static: dict[str, bytes]) -> bool:

@@ -113,7 +113,7 @@ def test_static_files_are_copied_and_replace_the_shipped_stylesheet(site_root: P
     static = site_root / "static"
     (static / "img").mkdir(parents=True)
     (static / "style.css").write_text("body { color: rebeccapurple; }\n")
-    logo = b"<svg xmlns='http://www.w3.org/2000/svg' width='8' height='8'/>"
+    logo = b"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 96 32'/>"
     (static / "img/logo.svg").write_bytes(logo)
     (static / "about").mkdir()
     (static / "about/index.html").write_text("<!doctype html><title>About</title>")
@@ -133,15 +133,18 @@ def test_static_files_are_copied_and_replace_the_shipped_stylesheet(site_root: P
     assert "about/index.html" in files and ".DS_Store" not in files
     page = (out / GUIDE).read_text()
     brand = '<a class="brand" href="../../index.html"><img class="logo" src="../../img/logo.svg"'
-    assert brand in page
+    assert f'{brand} alt="" width="96" height="32">Prepguide</a>' in page  # no shift on load
     assert '<a href="../../about/index.html">About us</a>' in page
     assert '<a href="https://social.example.net/@prepguide">Mastodon</a>' in page
     index = (out / "index.html").read_text()
     assert '<p class="lede">Short career guides for platform engineers.</p>' in index
-    # Without its own stylesheet, the site has the shipped one again.
+    # A new logo of another size is shown at its size; without its own stylesheet, the site
+    # has the shipped one again.
+    (static / "img/logo.svg").write_bytes(logo.replace(b"96 32", b"64 32"))
     (static / "style.css").unlink()
     publish(Project(site_root), out, preview=False)
     assert (out / "style.css").read_bytes() == packaged_static()["style.css"]
+    assert 'width="64" height="32"' in (out / GUIDE).read_text()
 
 
 @pytest.mark.parametrize(
