@@ -139,6 +139,45 @@ def _check_seen(guide_id: str, doc: GuideDoc, expected_hash: str | None) -> None
         )
 
 
+def _approvable(project: Project, guide_id: str, doc: GuideDoc, state: ReviewState) -> Source:
+    """Return the record to check a text against; refuse a text that cannot be approved."""
+    if state.status in ("approved", "published"):
+        raise _refuse(
+            guide_id,
+            f"already {state.status}: approved by {state.by} at {state.at}; nothing to do",
+            "review.already",
+        )
+    if state.status == "rejected":
+        raise _refuse(
+            guide_id,
+            f"this exact text was rejected by {state.by} at {state.at} ({state.note}); "
+            "edit or regenerate it, then review it again",
+            "review.rejected",
+        )
+    source = project.source(doc.meta.source)
+    if source is None:
+        raise _refuse(
+            guide_id,
+            "no valid source record to check against; run `prepguide sources check`",
+            "review.source",
+        )
+    return source
+
+
+def _refuse_errors(guide_id: str, findings: list[Finding]) -> None:
+    """Refuse an approval while the checks report errors, naming each one."""
+    if has_errors(findings):
+        reasons = "; ".join(
+            f"{f.rule} [{f.section}]: {f.message}" for f in findings if f.severity == "error"
+        )
+        raise _refuse(
+            guide_id,
+            f"cannot approve while checks report {plural(count(findings, 'error'), 'error')}: "
+            f"{reasons}",
+            "review.findings",
+        )
+
+
 def approve(
     project: Project,
     guide_id: str,
@@ -152,38 +191,10 @@ def approve(
     by = _name(by, "reviewer name (--by)", guide_id)
     with _locked(project, guide_id) as (text, doc, state):
         _check_seen(guide_id, doc, expected_hash)
-        if state.status in ("approved", "published"):
-            raise _refuse(
-                guide_id,
-                f"already {state.status}: approved by {state.by} at {state.at}; nothing to do",
-                "review.already",
-            )
-        if state.status == "rejected":
-            raise _refuse(
-                guide_id,
-                f"this exact text was rejected by {state.by} at {state.at} ({state.note}); "
-                "edit or regenerate it, then review it again",
-                "review.rejected",
-            )
-        source = project.source(doc.meta.source)
-        if source is None:
-            raise _refuse(
-                guide_id,
-                "no valid source record to check against; run `prepguide sources check`",
-                "review.source",
-            )
+        source = _approvable(project, guide_id, doc, state)
         context = check_context(project, source)
         findings = findings_of(doc, source) if findings_of else check_guide(doc, context)
-        if has_errors(findings):
-            reasons = "; ".join(
-                f"{f.rule} [{f.section}]: {f.message}" for f in findings if f.severity == "error"
-            )
-            raise _refuse(
-                guide_id,
-                f"cannot approve while checks report {plural(count(findings, 'error'), 'error')}: "
-                f"{reasons}",
-                "review.findings",
-            )
+        _refuse_errors(guide_id, findings)
         revision = project.guides.keep_text(guide_id, text)
         at = iso(now())
         state_before = state.status
@@ -400,39 +411,11 @@ def _plan_approval(
     state = current_state(guide_id, doc, stored)
     if clean and state.status != "draft":
         return None
-    if state.status in ("approved", "published"):
-        raise _refuse(
-            guide_id,
-            f"already {state.status}: approved by {state.by} at {state.at}; nothing to do",
-            "review.already",
-        )
-    if state.status == "rejected":
-        raise _refuse(
-            guide_id,
-            f"this exact text was rejected by {state.by} at {state.at} ({state.note}); "
-            "edit or regenerate it, then review it again",
-            "review.rejected",
-        )
-    source = project.source(doc.meta.source)
-    if source is None:
-        raise _refuse(
-            guide_id,
-            "no valid source record to check against; run `prepguide sources check`",
-            "review.source",
-        )
+    source = _approvable(project, guide_id, doc, state)
     findings = findings_of(doc, source)
     if clean and findings:
         return None
-    if has_errors(findings):
-        reasons = "; ".join(
-            f"{f.rule} [{f.section}]: {f.message}" for f in findings if f.severity == "error"
-        )
-        raise _refuse(
-            guide_id,
-            f"cannot approve while checks report {plural(count(findings, 'error'), 'error')}: "
-            f"{reasons}",
-            "review.findings",
-        )
+    _refuse_errors(guide_id, findings)
     revision, before = project.guides.plan_revision(guide_id, text, doc.content_hash)
     steps = []
     if state is not stored:  # a new text: kept and recorded as a draft first (see _sync)
