@@ -47,16 +47,18 @@ def atom_feed(
     entries: Sequence[FeedEntry],
     empty_updated: date,
     limit: int = FEED_SIZE,
+    language: str = "en",
 ) -> str:
     """Render an Atom 1.0 feed with full content, newest update first.
 
-    A feed without entries is dated empty_updated: Atom requires <updated>.
+    A feed without entries is dated empty_updated: Atom requires <updated>. language is the
+    feed's xml:lang, the site's language.
     """
     chosen = sorted(entries, key=lambda e: (e.updated, e.published, e.url), reverse=True)[:limit]
     updated = max((e.updated for e in chosen), default=empty_updated)
     lines = [
         '<?xml version="1.0" encoding="utf-8"?>',
-        '<feed xmlns="http://www.w3.org/2005/Atom">',
+        f'<feed xmlns="http://www.w3.org/2005/Atom" xml:lang={quoteattr(language)}>',
         f"  <title>{escape(title)}</title>",
         f"  <id>{escape(site_url)}</id>",
         f'  <link rel="alternate" type="text/html" href={quoteattr(site_url)}/>',
@@ -143,6 +145,7 @@ def render_feed(model: SiteModel, bodies: Callable[[SiteGuide], str]) -> str:
         entries=feed_entries(model, bodies),
         empty_updated=empty_feed_date(model),
         limit=FEED_SIZE,
+        language=model.words.language,
     )
 
 

@@ -153,4 +153,5 @@ def digest_feed(model: SiteModel, content: Callable[[dict], str]) -> str:
         entries=entries,
         empty_updated=empty_feed_date(model),
         limit=FEED_ISSUES,
+        language=model.words.language,
     )

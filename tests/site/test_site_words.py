@@ -147,6 +147,9 @@ def test_the_language_setting_sets_lang_and_falls_back_to_the_base_language(site
     for name, data in site_files(out).items():
         if name.endswith(".html"):
             assert data.decode().startswith('<!doctype html>\n<html lang="en-GB">'), name
+    for feed in ("feed.xml", "digest/feed.xml"):
+        root = ET.parse(out / feed).getroot()
+        assert root.get("{http://www.w3.org/XML/1998/namespace}lang") == "en-GB", feed
 
 
 def test_a_language_without_a_catalogue_is_refused_naming_the_file_to_add(site_root: Path):
