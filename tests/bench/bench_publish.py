@@ -220,14 +220,15 @@ def make_workspace(root: Path, count: int, held: int) -> None:
 
 
 class MemorySampler:
-    """Sample the peak RSS of this process and of its live descendants (forked workers).
+    """Sample the peak RSS of a process (this one by default) and of its live descendants.
 
     The figure is the largest sum, at one sampling moment, of the peak RSS of every process
     then alive: workers of a pool that has ended do not add to the next pool's.
     """
 
-    def __init__(self, interval: float = 0.05) -> None:
+    def __init__(self, interval: float = 0.05, pid: int | None = None) -> None:
         self.interval = interval
+        self.pid = pid or os.getpid()
         self.peaks: dict[int, float] = {}
         self.total = 0.0
         # Forked workers share the main process's pages; RSS counts them in each process,
@@ -250,7 +251,7 @@ class MemorySampler:
             self.sample()
 
     def sample(self) -> None:
-        pending, alive = [os.getpid()], set()
+        pending, alive = [self.pid], set()
         while pending:
             pid = pending.pop()
             try:
@@ -273,8 +274,8 @@ class MemorySampler:
         self.pss = max(self.pss, pss)
 
     def figures(self) -> dict:
-        main = self.peaks.get(os.getpid(), 0.0)
-        workers = [mb for pid, mb in self.peaks.items() if pid != os.getpid()]
+        main = self.peaks.get(self.pid, 0.0)
+        workers = [mb for pid, mb in self.peaks.items() if pid != self.pid]
         return {
             "peak_mb": max(self.total, main),
             "main_mb": main,
