@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 
-from generator.checks.numbers import VAGUE, WORD_NUMBERS, Figure, extract_at, may_hold_figures
+from generator.checks.figurewords import VAGUE, WORD_NUMBERS
+from generator.checks.numbers import Figure, extract_at, may_hold_figures
 from generator.checks.text import STOP, WORD, parts, stem
 
 # Counting words a claim may use as figures: figures.WORD_NUMBERS from two to fifty.

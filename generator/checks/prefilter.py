@@ -15,7 +15,8 @@ from collections.abc import Iterator
 
 # EXOTIC: characters that match an ASCII letter case-insensitively although lower() does not
 # map them to it; a text holding one is always searched in full.
-from generator.checks.numbers import EXOTIC, word_starts
+from generator.checks.figurewords import EXOTIC
+from generator.checks.numbers import word_starts
 
 ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
 REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
