@@ -80,6 +80,15 @@ RELEASE_WORDS = re.compile(
     r"|launch(?:ed|es|ing)?|on\s+github|open\s+to\s+the\s+public|shipped\s+(?:it\s+)?to"
     r"|published\s+(?:the|its|their)\s+(?:code|source|model|weights|library|tool)"
     r"|(?:is|are)\s+now\s+available|announced)\b"
+    # Availability to outsiders, in other words: "shipped it as a public library", "offered to
+    # other firms as a product", "made it open source", "commercialised".
+    r"|\bpublic(?:ly)?\s+(?:library|package|api|sdk|repo(?:sitory)?|beta|preview|release)\b"
+    r"|\b(?:offer(?:ed|s|ing)?|sell(?:s|ing)?|sold|licen[cs](?:ed|es|ing)|provid(?:ed|es|ing)"
+    r"|market(?:ed|s|ing)|packag(?:ed|es|ing)|ship(?:ped|s|ping)?|made\s+available)"
+    r"\s+(?:[\w'’-]+\s+){0,4}?(?:to\s+(?:other|outside|external|third[- ]party)\b"
+    r"|as\s+(?:an?\s+)?(?:commercial\s+|public\s+|standalone\s+|open[- ]source\s+)?"
+    r"(?:product|library|package|offering|open[- ]source)\b)"
+    r"|\bcommerciali[sz]\w*|\bmade\s+(?:\w+\s+){0,3}?open[- ]source\b"
 )
 SENTIMENT_WORDS = frozenset(
     ["impressive", "impressively", "impressed", "remarkable", "remarkably", "elegant"]
@@ -101,7 +110,9 @@ SENTIMENT_PHRASES = re.compile(
     r"(?i)\b(?:sets?\s+(?:a|the)\s+(?:high|new)?\s*(?:bar|standard|benchmark)"
     r"|gold\s+standard|high\s+bar|raised\s+the\s+bar|a\s+model\s+for|a\s+textbook\s+(?:example|case)"
     r"|worth\s+emulating|(?:a|an)\s+(?:huge|massive|big|resounding|great)\s+(?:success|win)"
-    r"|well\s+received|to\s+great\s+effect|paid\s+off)\b"
+    r"|well\s+received|to\s+great\s+effect|paid\s+off|paid\s+for\s+itself"
+    r"|(?:a|an)\s+(?:clear|unqualified|undisputed|real)\s+(?:success|win|triumph)"
+    r"|(?:went|goes|gone)\s+(?:smoothly|well|badly)|(?:a|an)\s+(?:pain|headache|nightmare))\b"
 )
 
 
