@@ -169,6 +169,32 @@ def _outcome(tokens: list[str], at: int) -> bool:
     )
 
 
+# "led to fewer rollbacks" restates a record sentence in which rollbacks became rarer after a
+# change: the effect named after the phrase, in a sentence that orders or explains it.
+RESULT_PHRASE = re.compile(r"(?i)\A(?:led|leads|leading|result|gave|brought|paved)\b")
+EFFECT_END = re.compile(r"[,;:.()]|\s(?:and|or|but|in|for|at|across|with|by|after|since)\s")
+FOLLOWS = frozenset(
+    ["after", "following", "since", "once", "because", "so", "thanks", "due", "result", "when"]
+)
+
+
+def _effect_follows(claim: str, hit: re.Match[str], texts: list[str]) -> bool:
+    """Return True when a "led to …" phrase names an effect that a record sentence states
+    after, or because of, something."""
+    if RESULT_PHRASE.match(hit.group()) is None:
+        return False
+    effect = EFFECT_END.split(claim[hit.end() :], maxsplit=1)[0]
+    said = words(effect)[:6]
+    if not said:
+        return False
+    head = stem(said[-1])
+    for text in texts:
+        tokens = words(text)
+        if head in {stem(t) for t in tokens} and FOLLOWS & {t.casefold() for t in tokens}:
+            return True
+    return False
+
+
 def _outcome_verbs(claim: str, vocabulary: frozenset[str]) -> list[tuple[str, str, str]]:
     """Return what an outcome verb says the company changed when the record names no such
     thing: "lowered its infrastructure costs", "boosted courier earnings"."""
@@ -240,6 +266,8 @@ def _problems(claim: str, ctx: CheckContext, shared) -> list[tuple[str, str, str
             out.append((POLARITY, hit.group(), f"{hit.group()!r} is not in the record"))
     for pattern, what in ((KIND_PHRASE, "is not stated"), (CAUSE, "is a cause not stated")):
         for hit in pattern.finditer(claim):
+            if pattern is CAUSE and _effect_follows(claim, hit, index.texts):
+                continue
             if normalize(hit.group()) not in record and not _reader_value(claim, hit):
                 out.append((CLAIM, hit.group(), f"{hit.group()!r} {what}"))
     for pattern, what in ((MOTIVE, "is a motive not stated"), (LESSON, "credits a lesson")):

@@ -76,3 +76,9 @@ def test_a_benefit_is_backed_by_a_record_sentence_that_changes_its_measure() -> 
 )
 def test_advice_and_general_reasoning_in_new_wordings_stay_ours(sentence) -> None:
     assert ours(sentence) == []
+
+
+def test_led_to_restates_an_effect_the_record_orders_after_a_change() -> None:
+    # The record: "Median assignment time fell from 9 minutes to 40 seconds after the rollout."
+    assert ours("At Larkspur, the rollout led to a shorter median assignment time.") == []
+    assert "grounding.claim" in ours("At Larkspur, the rollout led to fewer late deliveries.")
