@@ -1,0 +1,101 @@
+"""The `articles` commands: suggest, new and list career articles over several write-ups."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from generator.cli.common import Context, fail, paint, pass_ctx, warn
+from generator.cli.root import cli
+from generator.core import PrepguideError
+
+
+@cli.group()
+def articles() -> None:
+    """Career articles: read several write-ups side by side."""
+
+
+@articles.command("suggest")
+@click.option("--json", "as_json", is_flag=True, help="Print the suggestions as JSON.")
+@pass_ctx
+def articles_suggest(ctx: Context, as_json: bool) -> None:
+    """Propose articles: topics with 3+ write-ups from 2+ companies, most scale figures first."""
+    from generator.guides.articles import suggest_articles
+
+    found = suggest_articles(ctx.project)
+    if as_json:
+        click.echo(json.dumps({"suggestions": [s.as_json() for s in found]}, indent=2))
+        return
+    if not found:
+        click.echo("no topic has 3 write-ups from 2 companies yet")
+        return
+    for item in found:
+        mark = "  (article exists)" if item.exists else ""
+        click.echo(f"{paint(item.slug, 'id')}  {item.title}{mark}")
+        click.echo(f"  sources: {', '.join(item.sources)}")
+        if not item.exists:
+            click.echo(
+                f"  prepguide articles new {item.slug} --title {json.dumps(item.title)} "
+                f"--topic {json.dumps(item.tag)}"
+            )
+
+
+@articles.command("new")
+@click.argument("slug", help="The article's slug (a-z, 0-9 and '-', as record ids).")
+@click.option("--title", required=True, help="The article's title.")
+@click.option("--source", "source_ids", multiple=True, help="A record id (repeat: 2 or more).")
+@click.option("--topic", default=None, help="Choose the sources by this technique or stack tag.")
+@click.option(
+    "--max",
+    "max_sources",
+    type=click.IntRange(2, 6),
+    default=4,
+    show_default=True,
+    help="With --topic: at most this many sources, most scale figures first.",
+)
+@pass_ctx
+def articles_new(
+    ctx: Context,
+    slug: str,
+    title: str,
+    source_ids: tuple[str, ...],
+    topic: str | None,
+    max_sources: int,
+) -> None:
+    """Write guides/articles/SLUG.yaml (never overwrites); draft it with `generate article:SLUG`."""
+    from generator.guides.articles import new_article
+
+    if bool(source_ids) == bool(topic):
+        raise click.UsageError("give --source ID (two or more) or --topic TAG, not both")
+    try:
+        article = new_article(
+            ctx.project, slug, title, source_ids=source_ids, topic=topic, max_sources=max_sources
+        )
+    except PrepguideError as exc:
+        fail(str(exc))
+    click.echo(f"{paint('wrote', 'success')} {article.path}")
+    click.echo(f"next: prepguide generate {article.id}")
+
+
+@articles.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print the articles as JSON.")
+@pass_ctx
+def articles_list(ctx: Context, as_json: bool) -> None:
+    """List the article files with their sources and the status of their drafts."""
+    from generator.guides.articles import list_articles
+
+    rows = list_articles(ctx.project)
+    if as_json:
+        click.echo(json.dumps({"articles": [row.as_json() for row in rows]}, indent=2))
+        return
+    if not rows:
+        click.echo("no articles yet; see `prepguide articles suggest`")
+        return
+    width = max(30, *(len(row.slug) + 8 for row in rows))
+    for row in rows:
+        click.echo(f"{'article:' + row.slug:{width}} {row.status:12} {row.title}")
+        if row.sources:
+            click.echo(f"  sources: {', '.join(row.sources)}")
+        if row.problem:
+            warn(f"article:{row.slug}: {row.problem}")
