@@ -99,3 +99,67 @@ def articles_list(ctx: Context, as_json: bool) -> None:
             click.echo(f"  sources: {', '.join(row.sources)}")
         if row.problem:
             warn(f"article:{row.slug}: {row.problem}")
+
+
+def article_work(project, ids: tuple[str, ...]) -> tuple[tuple[str, ...], list[str] | None, bool]:
+    """Split `generate` ids: the guide ids, the article slugs ([] for every article, None for
+    none) and whether only articles were named."""
+    from generator.guides.articles import article_files, article_slug
+
+    slugs = [slug for slug in (article_slug(i) for i in ids) if slug is not None]
+    guides = tuple(i for i in ids if article_slug(i) is None)
+    if ids:
+        return guides, (slugs or None), bool(slugs) and not guides
+    return ids, ([] if article_files(project).slugs() else None), False
+
+
+def run_article_generate(
+    project, slugs: list[str], backend, model, concurrency, force, dry_run, no_cache
+) -> bool:
+    """Draft articles and print the outcome; return True when all went well."""
+    from generator.drafting.article_run import generate_articles, plan_only
+
+    if dry_run:
+        planned = plan_only(project, slugs or None, backend, model, force)
+        for problem_id, problem in planned.problems.items():
+            fail_line(problem_id, problem)
+        for item in planned.plan:
+            click.echo(f"  {item.action:8} {item.job.key} ({item.reason})")
+        return not planned.problems
+    try:
+        generation = generate_articles(
+            project,
+            slugs or None,
+            backend,
+            model,
+            force=force,
+            no_cache=no_cache,
+            concurrency=concurrency,
+        )
+    except PrepguideError as exc:
+        fail(str(exc))
+    report = generation.report
+    for key, reason in sorted(report.failed.items()):
+        fail_line(key, reason)
+    failures = len(report.failed)
+    click.echo(
+        f"articles ({generation.backend}"
+        + (f", model {generation.model}" if generation.model else "")
+        + f"): generated {len(report.generated)}, skipped {len(report.skipped)} unchanged, "
+        + (paint(f"failed {failures}", "error") if failures else "failed 0")
+        + (
+            f"; tokens: {report.prompt_tokens} prompt, {report.completion_tokens} completion"
+            if report.prompt_tokens or report.completion_tokens
+            else ""
+        )
+    )
+    if report.aborted:
+        fail(f"run stopped: {report.aborted}")
+    return not failures
+
+
+def fail_line(what: str, reason: str) -> None:
+    """Print one article that could not be drafted."""
+    from generator.cli.common import failed
+
+    failed(what, reason)

@@ -312,7 +312,10 @@ def run_revise(
 
 @cli.command()
 @click.argument(
-    "ids", nargs=-1, callback=guide_ids, help="Guide ids to draft (default: every record)."
+    "ids",
+    nargs=-1,
+    callback=guide_ids,
+    help="Guide ids or article:SLUG ids to draft (default: every record and article).",
 )
 @with_options(generate_options)
 @with_options(batch_options)
@@ -340,6 +343,21 @@ def generate(
             fail("--revise drafts one guide online; it takes no --dry-run or batch option", 2)
         run_revise(project, ids, note, backend, model, no_cache)
         return
+    # Articles (article:SLUG) are drafted after the guides, by their own command path.
+    from generator.cli.articles import article_work, run_article_generate
+
+    ids, slugs, articles_only = article_work(project, ids)
+    if slugs is not None and (batch["batch"] or batch["batch_export"] or batch["batch_import"]):
+        if articles_only:
+            fail("articles are drafted online; drop the batch option for article ids", 2)
+        slugs = None
+    if slugs is not None and articles_only:
+        ok = run_article_generate(
+            project, slugs, backend, model, concurrency, force, dry_run, no_cache
+        )
+        if not ok:
+            sys.exit(1)
+        return
     if batch["batch"] or batch["batch_export"] or batch["batch_import"]:
         from generator.cli.batch import run_batch_generate
 
@@ -348,6 +366,13 @@ def generate(
         ok = run_batch_generate(project, ids, model, force, dry_run, no_cache, **batch)
     else:
         ok = run_generate(project, ids, backend, model, concurrency, force, dry_run, no_cache)
+        if slugs is not None:
+            ok = (
+                run_article_generate(
+                    project, slugs, backend, model, concurrency, force, dry_run, no_cache
+                )
+                and ok
+            )
     if not ok:
         sys.exit(1)
 

@@ -408,3 +408,59 @@ def list_articles(project: Project) -> list[ArticleRow]:
         slug = Path(exc.path or "").stem
         rows.append(ArticleRow(slug, "", (), None, "invalid", str(exc)))
     return sorted(rows, key=lambda row: row.slug)
+
+
+@dataclass(frozen=True)
+class ArticleJob:
+    """An article with its records resolved, as a drafter and the checks see it."""
+
+    article: Article
+    sources: tuple[Source, ...]
+
+    @property
+    def key(self) -> str:
+        """The article's id in call logs, errors and review: `article:SLUG`."""
+        return self.article.id
+
+    @property
+    def slug(self) -> str:
+        return self.article.slug
+
+    @property
+    def query(self) -> str | None:
+        sources = self.article.spec.sources
+        return sources.describe() if isinstance(sources, SourceQuery) else None
+
+    @property
+    def source_text(self) -> str:
+        return "\n".join(source.source_text for source in self.sources)
+
+
+def article_jobs(
+    project: Project, slugs: Sequence[str] | None = None
+) -> tuple[list[ArticleJob], dict[str, str]]:
+    """Resolve the named (or every active) article; return the jobs and why others cannot run."""
+    files = article_files(project)
+    by_id = project.sources.by_id()
+    jobs: list[ArticleJob] = []
+    problems: dict[str, str] = {}
+    for slug in slugs if slugs is not None else files.slugs():
+        key = f"{PREFIX}{slug}"
+        try:
+            article = files.read(slug)
+        except GuideError as exc:
+            problems[key] = str(exc)
+            continue
+        if article is None:
+            problems[key] = f"no article file {files.path(slug)}; create it with `articles new`"
+            continue
+        if slugs is None and article.spec.status == "paused":
+            continue
+        found, missing = resolve_sources(article, by_id)
+        if missing:
+            problems[key] = f"no valid record for {', '.join(missing)}"
+        elif len(found) < MIN_SOURCES:
+            problems[key] = f"its sources resolve to {len(found)} record(s); it needs {MIN_SOURCES}"
+        else:
+            jobs.append(ArticleJob(article, tuple(found)))
+    return jobs, problems
