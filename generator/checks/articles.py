@@ -25,8 +25,14 @@ from generator.sources.citations import CitationView
 from generator.sources.records import Source
 
 OUR_SECTIONS = ("interpretation", "case_study", "practice")
-# Rules about what a sentence claims, kept from the per-company and shared passes.
-CLAIM_RULES = ("grounding.", "figures.", "quotes.", "attribution.", "ours.copied")
+# Rules about what a sentence claims, kept from the per-company and shared passes. A clause
+# that names a company is a claim about it, held to its record; the copy rule applies to the
+# sentences that are ours alone (naming no company of the article).
+CLAIM_RULES = ("grounding.", "figures.", "quotes.", "attribution.")
+SHARED_RULES = (*CLAIM_RULES, "ours.copied")
+# The company of the record that joins every source: it names no one.
+ALL_SOURCES = "the teams"
+NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six")
 # Rules about the form of our sections, kept from the pass over the whole text.
 FORM_RULES = (
     "ours.angle",
@@ -69,14 +75,26 @@ class ArticleContext:
         )
 
 
-def merged_record(sources: Sequence[Source]) -> Source:
-    """Return one record holding the text of several (a company's, or the article's)."""
-    if len(sources) == 1:
+def merged_record(sources: Sequence[Source], company: str | None = None) -> Source:
+    """Return one record holding the text of several (a company's, or the article's).
+
+    The article's own count of sources is a fact of the article, so it is stated too.
+    """
+    if len(sources) == 1 and company is None:
         return sources[0]
     first = sources[0]
     notes = "\n\n".join(f"{s.title}. {s.notes or ''}".strip() for s in sources[1:])
+    if company is not None:
+        count = len(sources)
+        named = len({s.company for s in sources})
+        notes += (
+            f"\n\nThe {NUMBER_WORDS[count] if count < len(NUMBER_WORDS) else count} write-ups "
+            f"({count}) come from {NUMBER_WORDS[named] if named < len(NUMBER_WORDS) else named} "
+            f"companies ({named})."
+        )
     return first.model_copy(
         update={
+            "company": company or first.company,
             "summary": "\n\n".join(s.summary for s in sources),
             "notes": f"{first.notes or ''}\n\n{notes}".strip(),
             "scale": [item for s in sources for item in s.scale],
@@ -188,9 +206,39 @@ def steps_of(practice: str) -> list[str]:
     return [match.group(1) for match in _ITEM.finditer(practice)]
 
 
-def clauses(sentence: str) -> list[str]:
+CUT = re.compile(r",\s+|\s+and\s+|\s+but\s+|;\s+|:\s+")
+MIN_CLAUSE_WORDS = 4
+
+
+def _cuts(part: str, patterns: dict[str, re.Pattern[str]]) -> list[str]:
+    """Cut a part between mentions of two different companies, at the last break between them."""
+    mentions = sorted(
+        (match.start(), match.end(), company)
+        for company, pattern in patterns.items()
+        for match in pattern.finditer(part)
+    )
+    pieces, start = [], 0
+    for (_, end, first), (begin, _, second) in zip(mentions, mentions[1:], strict=False):
+        if first == second:
+            continue
+        breaks = [m for m in CUT.finditer(part, end, begin) if m.start() >= start]
+        if not breaks:
+            continue
+        cut = breaks[-1]
+        head, tail = part[start : cut.start()], part[cut.end() :]
+        if len(head.split()) < MIN_CLAUSE_WORDS or len(tail.split()) < MIN_CLAUSE_WORDS:
+            continue
+        pieces.append(head)
+        start = cut.end()
+    pieces.append(part[start:])
+    return pieces
+
+
+def clauses(sentence: str, patterns: dict[str, re.Pattern[str]] | None = None) -> list[str]:
     """Split a sentence where a comparison may pass from one company to another."""
     parts = [part.strip(" ,;") for part in CLAUSE_BREAK.split(sentence)]
+    if patterns:
+        parts = [piece.strip(" ,;") for part in parts for piece in _cuts(part, patterns)]
     parts = [part for part in parts if part]
     out = []
     for part in parts:
@@ -213,6 +261,30 @@ def _masked(text: str, keep: str, patterns: dict[str, re.Pattern[str]], mask: st
         if company != keep:
             text = pattern.sub(mask, text)
     return text
+
+
+def counted_sources(text: str, sources: Sequence[Source]) -> str:
+    """Drop the article's own count of its sources ("these three migrations", "both teams"):
+    that figure is the article's, rendered from its file, not a claim about a company."""
+    counts = {len(sources), len({s.company for s in sources})}
+    words = "|".join(NUMBER_WORDS[n] for n in counts if n < len(NUMBER_WORDS))
+    if not words:
+        return text
+    pattern = re.compile(rf"\b(the|these|those|all|our)\s+(?:{words})\s+(?=[a-z])", re.IGNORECASE)
+    return pattern.sub(lambda m: f"{m.group(1)} ", text)
+
+
+# The sources named together as agents: "all three teams", "both companies".
+COLLECTIVE = re.compile(
+    r"\b(?:all|both|these|those|the|each of the|each|every)\s+(?:(?:of\s+the\s+)?[a-z]+\s+)?"
+    r"(?:teams|companies|authors|engineers)\b",
+    re.IGNORECASE,
+)
+
+
+def collective(text: str) -> str:
+    """Name the article's sources together as the record joining them is named."""
+    return COLLECTIVE.sub(ALL_SOURCES, text)
 
 
 def _kept(findings: list[Finding], sections: Sequence[str], rules: Sequence[str]) -> list[Finding]:
@@ -292,33 +364,35 @@ def _our_claims(
     for company in companies:
         by_company[company] = {key: [] for key in OUR_SECTIONS}
     texts = {
-        "interpretation": split_sentences(parts.ours.get("interpretation", "")),
-        "case_study": split_sentences(parts.ours.get("case_study", "")),
-        "practice": steps,
+        "interpretation": split_sentences(
+            counted_sources(parts.ours.get("interpretation", ""), sources)
+        ),
+        "case_study": split_sentences(counted_sources(parts.ours.get("case_study", ""), sources)),
+        "practice": [counted_sources(step, sources) for step in steps],
     }
     for key, sentences in texts.items():
         for sentence in sentences:
             if not names_in(sentence, patterns):
-                by_company[""][key].append(sentence)
+                by_company[""][key].append(collective(sentence))
                 continue
             current: list[str] = []
-            for clause in clauses(sentence):
+            for clause in clauses(sentence, patterns):
                 named = names_in(clause, patterns) or current
                 current = named
                 for company in named:
                     by_company[company][key].append(_masked(clause, company, patterns, "the team"))
                 if not named:
-                    by_company[""][key].append(clause)
+                    by_company[""][key].append(collective(clause))
     findings: list[Finding] = []
     for company, sections in by_company.items():
         if not any(sections.values()):
             continue
         members = [s for s in sources if s.company == company] if company else list(sources)
-        record = merged_record(members)
+        record = merged_record(members, None if company else ALL_SOURCES)
         blocks = " ".join(parts.blocks.get(s.key, "") for s in members)
         guide = _guide_body(
             ctx.site_name,
-            record.company if company else "the teams",
+            record.company,
             blocks,
             angle_heading,
             " ".join(sections["interpretation"]) or "A placeholder sentence of ours.",
@@ -330,7 +404,7 @@ def _our_claims(
             (),
         )
         found = check_body(guide, ctx.context_for(record))
-        findings += _kept(found, OUR_SECTIONS, CLAIM_RULES)
+        findings += _kept(found, OUR_SECTIONS, CLAIM_RULES if company else SHARED_RULES)
     return findings
 
 
@@ -342,7 +416,7 @@ def _our_form(
     steps: list[str],
 ) -> list[Finding]:
     """Run the rules about form over our sections as written."""
-    record = merged_record(list(ctx.sources))
+    record = merged_record(list(ctx.sources), ALL_SOURCES)
     guide = _guide_body(
         ctx.site_name,
         record.company,
