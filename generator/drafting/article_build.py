@@ -77,7 +77,7 @@ def build_article(
     body, ctx = compose(project, job, draft)
     meta = GuideMeta(
         id=job.slug,
-        source=job.sources[0].key,
+        source=job.slug,  # an article's record is the article: see review/articles.py
         company=company_names(job.sources),
         title=job.article.spec.title,
         kind="article",

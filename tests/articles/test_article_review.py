@@ -1,0 +1,120 @@
+"""Reviewing articles: check, list, show, approve bound to the text, reject, withdraw, stale."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from generator.cli import cli
+
+ID = "article:gpus"
+
+
+def run(workspace: Path, *args: str):
+    result = CliRunner().invoke(cli, ["--root", str(workspace), *args])
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result
+
+
+def verified_root(workspace: Path) -> None:
+    """Give every original of the GPU article a URL and a Checked date, so it can pass."""
+    for path in (workspace / "sources").glob("*.yaml"):
+        text = path.read_text()
+        if "url:" not in text.split("citations:")[0]:
+            text = text.replace("\ntitle:", f"\nurl: https://example.com/{path.stem}\ntitle:", 1)
+        if "\nchecked:" not in text.split("citations:")[0]:
+            text = text.replace("\npublished:", "\nchecked: 2026-11-20\npublished:", 1)
+        text = text.replace(
+            "    publisher: Engineering at Meta\n    published: 2026-08-03\n"
+            "    checked: 2026-10-22",
+            "    url: https://example.com/gem-training\n    publisher: Engineering at Meta\n"
+            "    published: 2026-08-03\n    checked: 2026-11-20",
+        )
+        path.write_text(text)
+
+
+def drafted(workspace: Path) -> None:
+    assert (
+        run(
+            workspace,
+            "articles",
+            "new",
+            "gpus",
+            "--title",
+            "How teams scaled GPUs",
+            "--source",
+            "meta-gem",
+            "--source",
+            "shopify-catalog-clustering",
+        ).exit_code
+        == 0
+    )
+    result = run(workspace, "generate", ID, "--backend", "offline")
+    assert result.exit_code == 0, result.output
+
+
+def test_check_reports_articles_with_their_kind(workspace):
+    drafted(workspace)
+    result = run(workspace, "check", "--json", ID)
+    rows = json.loads(result.output)["guides"]
+    assert [(row["id"], row["kind"]) for row in rows] == [(ID, "article")]
+    # The sample records lack URLs and Checked dates: an article with such a source is refused.
+    assert result.exit_code == 1
+    assert {f["rule"] for f in rows[0]["findings"]} >= {"citations.unverified"}
+    assert run(workspace, "generate", "--backend", "offline").exit_code == 0
+    everything = json.loads(run(workspace, "check", "--json").output)["guides"]
+    assert {row["kind"] for row in everything} == {"guide", "article"}
+
+
+def test_an_unverified_source_blocks_approval(workspace):
+    drafted(workspace)
+    result = run(workspace, "review", "approve", ID, "--by", "Ana")
+    assert result.exit_code == 1
+    assert "cannot approve" in result.output and "citations.unverified" in result.output
+
+
+def test_approve_reject_withdraw_and_the_audit_trail(workspace):
+    verified_root(workspace)
+    drafted(workspace)
+    check = run(workspace, "check", ID)
+    assert check.exit_code == 0, check.output
+    listed = json.loads(run(workspace, "review", "list", "--json", "--kind", "article").output)
+    assert [(row["id"], row["status"], row["stale"]) for row in listed["guides"]] == [
+        (ID, "draft", False)
+    ]
+    approved = run(workspace, "review", "approve", ID, "--by", "Ana")
+    assert approved.exit_code == 0, approved.output
+    assert "article:gpus: draft -> approved" in approved.output
+    state = json.loads((workspace / "guides" / "articles" / ".review" / "gpus.json").read_text())
+    assert state["status"] == "approved"
+    shown = run(workspace, "review", "show", ID)
+    assert "approved by Ana" in shown.output
+    assert "block of shopify-catalog-clustering (Shopify):" in shown.output
+    log = run(workspace, "review", "log", ID).output
+    assert "approve by Ana" in log
+    withdrawn = run(workspace, "review", "withdraw", ID, "--by", "Ana", "--reason", "superseded")
+    assert withdrawn.exit_code == 0, withdrawn.output
+    assert "withdraw" in run(workspace, "review", "log", ID).output
+
+
+def test_a_changed_record_flags_the_article_stale(workspace):
+    verified_root(workspace)
+    drafted(workspace)
+    path = workspace / "sources" / "shopify-catalog-clustering.yaml"
+    path.write_text(path.read_text().replace("groups the same", "groups the very same"))
+    rows = json.loads(run(workspace, "review", "list", "--json", "--kind", "article").output)
+    assert rows["guides"][0]["stale"] is True
+    findings = json.loads(run(workspace, "check", "--json", ID).output)["guides"][0]["findings"]
+    assert "staleness.source" in {f["rule"] for f in findings}
+
+
+def test_reject_then_the_same_text_cannot_be_approved(workspace):
+    verified_root(workspace)
+    drafted(workspace)
+    rejected = run(workspace, "review", "reject", ID, "--by", "Ana", "--note", "Too long.")
+    assert rejected.exit_code == 0, rejected.output
+    again = run(workspace, "review", "approve", ID, "--by", "Ana")
+    assert again.exit_code == 1 and "rejected" in again.output
