@@ -33,6 +33,8 @@ def print_published(project: Project, published: Published) -> None:
     out_dir, preview, report = published.out_dir, published.preview, published.report
     drafts = f", {plural(len(report.drafts), 'draft')}" if preview else ""
     guides = plural(len(report.guides), "guide")
+    if report.articles:
+        guides += f", {plural(len(report.articles), 'article')}"
     click.echo(
         f"{paint('published', 'success')} {guides}{drafts} in {plural(len(report.pages), 'page')} "
         f"({report.written} changed, {len(report.removed)} removed"

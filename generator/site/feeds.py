@@ -123,6 +123,18 @@ def feed_entries(model: SiteModel, bodies: Callable[[SiteGuide], str]) -> list[F
             updated=guide.updated,
         )
         for guide in sorted(feed_guides(model.guides), key=lambda g: g.id)
+    ] + [
+        FeedEntry(
+            url=model.page_url(article.href),
+            title=article.title,
+            author=model.site.name,
+            summary=f"A career article reading {len(article.sources)} write-ups side by side.",
+            content_html=bodies(article),
+            published=article.updated,
+            updated=article.updated,
+        )
+        for article in model.articles
+        if not article.draft and article.updated
     ]
 
 
@@ -181,6 +193,7 @@ def render_sitemap(model: SiteModel) -> str:
     ]
     pages[0] = ("index.html", latest)
     pages += [(g.href, g.updated) for g in live]
+    pages += [(a.href, a.updated) for a in model.articles if not a.draft]
     pages.append(("topics/index.html", newest(topics.values())))
     pages += [(f"topics/{slug}/index.html", day) for slug, day in topics.items()]
     pages.append(("companies/index.html", newest(companies.values())))

@@ -137,6 +137,11 @@ def _index_page(model: SiteModel, number: int, common: dict, preview: bool) -> P
         "canonical": model.page_url(relative),
         "banner": PREVIEW_BANNER if preview else None,
         "intro": _index_intro(model) if number == 1 else None,
+        "articles": [
+            {"title": a.title, "href": f"{root}{a.href}"} for a in model.articles if not a.draft
+        ]
+        if number == 1
+        else [],
         "guides": items,
         "pager": {
             "number": number,
@@ -173,6 +178,15 @@ def _index_intro(model: SiteModel) -> dict:
     }
 
 
+def _citing(model: SiteModel, keys: set[str], root: str = "../../") -> list[dict]:
+    """Link the live articles that cite any of these write-ups."""
+    return [
+        {"title": a.title, "href": f"{root}{a.href}"}
+        for a in model.articles
+        if not a.draft and keys & {s.key for s in a.sources}
+    ]
+
+
 def _card_note(topic: Topic, model: SiteModel) -> str:
     if all(source.key in model.guide_of for source in topic.sources):
         return "Each card below links to our short summary and the original post."
@@ -195,6 +209,7 @@ def _topic_page(
             "card_note": _card_note(topic, model),
             "field_label": TOPIC_FIELD_LABELS[topic.field],
         },
+        articles=_citing(model, {s.key for s in topic.sources}),
     )
 
 
@@ -274,6 +289,7 @@ def _company_page(
         sentence,
         [card(source) for source in members],
         company={"name": name, "sentence": sentence},
+        articles=_citing(model, {s.key for s in members}),
     )
 
 

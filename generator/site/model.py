@@ -134,6 +134,7 @@ class SiteModel:
         self.base_url = self.site.base_url.rstrip("/")
         self.sources = sorted(project.sources.sources, key=lambda s: s.key)
         self.guides = guides
+        self.articles: list = []  # live articles (site/articles.py), set before rendering
         self.guide_of: dict[str, SiteGuide] = {g.source.key: g for g in guides}
         self.problems: list[str] = []
         if topics is None:

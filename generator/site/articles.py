@@ -1,0 +1,203 @@
+"""Articles on the site: select the live ones, model and render their pages, link them.
+
+An article's page keeps each source's account visibly apart from ours: the blocks stand in
+their own labelled sections, each beside a link to our guide of that write-up when there is
+one. Hubs, company pages and guides link the articles that cite their write-ups.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from datetime import date
+
+from markupsafe import Markup
+
+from generator.core.errors import PrepguideError
+from generator.guides.document import GuideDoc, section_kind
+from generator.guides.markdown import to_html
+from generator.guides.project import Project
+from generator.review.articles import ArticleView, article_view
+from generator.review.queue import live_version
+from generator.review.state import read_state
+from generator.review.transitions import mark_published
+from generator.site.model import SiteModel, safe_url
+from generator.site.pages import page_key, render_page
+from generator.sources.records import Source, normalize_tag
+
+TEMPLATE = "article.html"
+DRAFT_BANNER = "Draft: not reviewed. This page is a preview and is not indexed."
+OUR_LABELS = {
+    "interpretation": "Our interpretation, comparing the write-ups",
+    "case_study": "Our suggested case study",
+    "practice": "Our suggested steps",
+}
+
+
+@dataclass(frozen=True)
+class SiteArticle:
+    """One article the site shows: its live (or, in a preview, current) text and records."""
+
+    slug: str
+    doc: GuideDoc
+    sources: tuple[Source, ...]
+    draft: bool
+    updated: date | None
+    marked_published: bool
+
+    @property
+    def id(self) -> str:
+        return f"article:{self.slug}"
+
+    @property
+    def href(self) -> str:
+        return f"articles/{self.slug}/index.html"
+
+    @property
+    def title(self) -> str:
+        return self.doc.meta.title
+
+    @property
+    def body(self) -> str:
+        return self.doc.body
+
+    @property
+    def content_hash(self) -> str:
+        return self.doc.content_hash
+
+    @property
+    def companies(self) -> list[str]:
+        return list(dict.fromkeys(s.company for s in self.sources))
+
+
+def select_articles(project: Project, *, preview: bool) -> tuple[list[SiteArticle], list[str]]:
+    """Return the articles to publish (live ones; in a preview, drafts too) and the problems."""
+    view = article_view(project)
+    records = project.sources.by_id()
+    chosen, problems = [], []
+    for slug in view.guides.ids():
+        try:
+            state = read_state(view, slug)
+            live = (
+                live_version(view, slug, state) if state and state.status != "withdrawn" else None
+            )
+            doc, draft, updated = (live.doc, False, live.updated) if live else (None, True, None)
+            if doc is None and preview:
+                doc = view.guides.read(slug)
+        except PrepguideError as exc:
+            problems.append(f"article:{slug}: {exc}")
+            continue
+        if doc is None:
+            continue
+        sources = tuple(records[s.id] for s in doc.meta.sources if s.id in records)
+        if len(sources) != len(doc.meta.sources):
+            problems.append(f"article:{slug}: a record it cites is gone; left out")
+            continue
+        marked = bool(state and state.live and state.live.published_at)
+        chosen.append(SiteArticle(slug, doc, sources, draft, updated, marked))
+    return sorted(chosen, key=lambda a: a.slug), problems
+
+
+def record_articles(project: Project, articles: list[SiteArticle]) -> list[str]:
+    """Record the publication of live articles not yet marked; return their slugs."""
+    view: ArticleView = article_view(project)
+    unmarked = [a.slug for a in articles if not a.draft and not a.marked_published]
+    if unmarked:
+        mark_published(view, unmarked, docs={a.slug: a.doc for a in articles})
+    return unmarked
+
+
+def _split(body_html: str) -> tuple[str, list[dict], list[dict]]:
+    chunks = body_html.split("<h2>")
+    accounts, ours = [], []
+    for chunk in chunks[1:]:
+        heading_html, _, rest = chunk.partition("</h2>")
+        heading = html.unescape(heading_html).strip()
+        part = Markup(f"<h2>{heading_html}</h2>{rest}")
+        kind = section_kind(heading)
+        if heading.startswith("What ") and " reports: " in heading:
+            accounts.append({"heading": heading, "html": part})
+        elif kind in OUR_LABELS:
+            ours.append({"kind": kind, "label": OUR_LABELS[kind], "html": part})
+    return chunks[0], accounts, ours
+
+
+def article_context(model: SiteModel, article: SiteArticle, *, preview: bool) -> dict:
+    """Return an article page's context."""
+    preamble, accounts, ours = _split(to_html(article.doc.body))
+    for account, source in zip(accounts, article.sources, strict=False):
+        guide = model.guide_of.get(source.key)
+        account["source"] = source.key
+        account["company"] = source.company
+        account["guide"] = guide.href if guide is not None and not guide.draft else None
+    originals = [
+        {
+            "title": view.title,
+            "url": safe_url(view.url),
+            "publisher": view.publisher,
+            "published": view.published.isoformat() if view.published else None,
+            "checked": view.checked.isoformat() if view.checked else None,
+        }
+        for source in article.sources
+        for view in model.project.originals(source)
+    ]
+    companies = article.companies
+    named = companies[0] if len(companies) == 1 else ", ".join(companies[:-1])
+    return {
+        "site": model.site,
+        "description": f"{article.title}: what {len(article.sources)} write-ups report, and "
+        "how to prepare.",
+        "root": "../../",
+        "canonical": model.page_url(article.href),
+        "banner": DRAFT_BANNER if article.draft else None,
+        "noindex": preview or article.draft,
+        "article": {
+            "title": article.title,
+            "companies": named if len(companies) == 1 else f"{named} and {companies[-1]}",
+            "draft": article.draft,
+            "updated": article.updated.isoformat() if article.updated else None,
+            "preamble": Markup(preamble),
+            "accounts": accounts,
+            "ours": ours,
+            "originals": originals,
+        },
+    }
+
+
+def article_pages(model: SiteModel, *, preview: bool) -> list[tuple[str, str, str]]:
+    """Return each article page as (path, key, a function's result: the HTML)."""
+    pages = []
+    for article in getattr(model, "articles", []):
+        context = article_context(model, article, preview=preview)
+        key = page_key(TEMPLATE, context, article.doc.content_hash)
+        pages.append((article.href, key, context))
+    return pages
+
+
+def article_keys(model: SiteModel, *, preview: bool) -> dict[str, str]:
+    """Return the input key of every article page."""
+    return {path: key for path, key, _ in article_pages(model, preview=preview)}
+
+
+def render_article(context: dict) -> str:
+    """Render one article page."""
+    return render_page(TEMPLATE, context)
+
+
+def links_for_sources(model: SiteModel, keys: set[str], root: str) -> list[dict]:
+    """Return the live articles citing any of these records, as links from a page at root."""
+    return [
+        {"title": a.title, "href": f"{root}{a.href}"}
+        for a in getattr(model, "articles", [])
+        if not a.draft and keys & {s.key for s in a.sources}
+    ]
+
+
+def links_for_tag(model: SiteModel, tag: str, root: str) -> list[dict]:
+    """Return the live articles citing a write-up that carries this tag."""
+    key = normalize_tag(tag)
+    return [
+        {"title": a.title, "href": f"{root}{a.href}"}
+        for a in getattr(model, "articles", [])
+        if not a.draft and any(key in {normalize_tag(t) for t in s.tags} for s in a.sources)
+    ]

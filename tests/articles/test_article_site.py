@@ -1,0 +1,92 @@
+"""Publishing articles: their page, the index, feed and sitemap, and links from hubs and guides."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from click.testing import CliRunner
+from test_article_review import ID, drafted, verified_root
+
+from generator.cli import cli
+
+
+def run(workspace: Path, *args: str):
+    result = CliRunner().invoke(cli, ["--root", str(workspace), *args])
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result
+
+
+def tree(folder: Path) -> dict[str, str]:
+    return {
+        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+def published(workspace: Path) -> Path:
+    verified_root(workspace)
+    assert run(workspace, "generate", "--backend", "offline").exit_code == 0
+    drafted(workspace)
+    approved = run(workspace, "review", "approve", ID, "shopify-catalog-clustering", "--by", "Ana")
+    assert approved.exit_code == 0, approved.output
+    result = run(workspace, "publish")
+    assert result.exit_code == 0, result.output
+    assert "1 article" in result.output
+    return workspace / "site"
+
+
+def test_the_article_page_keeps_each_account_apart_from_ours(workspace):
+    site = published(workspace)
+    page = (site / "articles" / "gpus" / "index.html").read_text()
+    assert "<h1>How teams scaled GPUs</h1>" in page
+    assert page.count('class="part source-account"') == 2
+    assert "What this write-up reports: Shopify's account, not ours" in page
+    assert 'class="part ours" data-kind="interpretation"' in page
+    assert "It is not authored, endorsed or sponsored by those publishers." in page
+    assert page.count("Checked 2026-11-20") >= 2
+    # Shopify's guide is live: its block links it; Meta's is not.
+    assert page.count("Our guide to this write-up") == 1
+    assert "noindex" not in page
+
+
+def test_index_feed_sitemap_hubs_companies_and_guides_link_the_article(workspace):
+    site = published(workspace)
+    link = "articles/gpus/index.html"
+    assert link in (site / "index.html").read_text()
+    assert "articles/gpus/" in (site / "feed.xml").read_text()
+    assert "articles/gpus/" in (site / "sitemap.xml").read_text()
+    assert f"../../{link}" in (site / "topics" / "gpus" / "index.html").read_text()
+    assert f"../../{link}" in (site / "companies" / "meta" / "index.html").read_text()
+    guide = (site / "guides" / "shopify-catalog-clustering" / "index.html").read_text()
+    assert f"../../{link}" in guide
+
+
+def test_rebuilds_are_byte_identical_and_the_article_is_marked_published(workspace):
+    site = published(workspace)
+    first = tree(site)
+    again = run(workspace, "publish")
+    assert again.exit_code == 0, again.output
+    assert tree(site) == first
+    listed = run(workspace, "review", "list", "--kind", "article").output
+    assert "published" in listed
+    assert "publish by prepguide publish" in run(workspace, "review", "log", ID).output
+
+
+def test_a_withdrawn_article_leaves_the_site(workspace):
+    site = published(workspace)
+    withdrawn = run(workspace, "review", "withdraw", ID, "--by", "Ana", "--reason", "superseded")
+    assert withdrawn.exit_code == 0, withdrawn.output
+    assert run(workspace, "publish").exit_code == 0
+    assert not (site / "articles" / "gpus").exists()
+    assert "articles/gpus" not in (site / "index.html").read_text()
+
+
+def test_deleting_the_article_file_keeps_the_live_version(workspace):
+    site = published(workspace)
+    (workspace / "guides" / "articles" / "gpus.yaml").unlink()
+    (workspace / "guides" / "articles" / "gpus.md").unlink()
+    assert run(workspace, "publish").exit_code == 0
+    assert (site / "articles" / "gpus" / "index.html").is_file()
