@@ -5,8 +5,9 @@
 - render: every page as a pure function of its inputs, with each page's input key (feeds: the
   Atom feed and the sitemap; issues: the digest pages and digest/feed.xml);
 - write: the new tree beside the old one, the manifest, the swap and the lock;
-- inputs: the signature of every input file and the keys made of them; verdicts: the
-  check findings kept between builds; state: what the last build read, kept for the next.
+- inputs: the signature of every input file and the keys made of them; state: what the last
+  build read, kept for the next. The check findings come from the workspace's verdict cache,
+  shared with every other command.
 """
 
 from __future__ import annotations
@@ -15,13 +16,15 @@ import gc
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from generator.checks.verdicts import FILE_NAME as VERDICTS_FILE
+from generator.checks.verdicts import VerdictCache
 from generator.core import collector
 from generator.core.config import CONFIG_NAME
 from generator.core.errors import PublishError
 from generator.core.workers import worker_count
 from generator.guides.project import Project
 from generator.site import articles as site_articles
-from generator.site import inputs, model, render, select, state, verdicts, write
+from generator.site import inputs, model, render, select, state, write
 
 LOCK_TIMEOUT = 600.0
 # Fewer pages to render than this: workers would cost more to start than they save.
@@ -87,7 +90,7 @@ def _publish(
     state_dir = project.workspace.state_dir
     _refuse(out_dir, out_dir_problem(project, out_dir, None))  # before anything is written
     with write.build_lock(state_dir, lock_timeout):
-        manifest_path, cache_path = write.state_paths(state_dir, out_dir)
+        manifest_path = write.manifest_file(state_dir, out_dir)
         manifest = write.read_manifest(manifest_path, report.warnings)
         _refuse(out_dir, out_dir_problem(project, out_dir, manifest))
         base = inputs.base_fingerprint(project, out_dir, preview, strict)
@@ -113,7 +116,7 @@ def _publish(
             previous = None
         gc.freeze()  # the kept state is long-lived: spare the collector walking it
         records = state.load_sources_cached(project, signatures, previous, processes)
-        store = verdicts.VerdictStore(cache_path, report.warnings)
+        store = VerdictCache(project.workspace.state_dir / VERDICTS_FILE, report.warnings)
         common, pick_keys = state.pick_keys(project, signatures, base, preview, previous)
         known = previous.picks if previous is not None else None
         # model: the topic hubs are the last build's while no record changed, else they are

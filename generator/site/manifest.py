@@ -51,11 +51,11 @@ class Manifest(BaseModel):
     spare_files: list[str] = []
 
 
-def state_paths(state_dir: Path, out_dir: Path) -> tuple[Path, Path]:
-    """Return the manifest path of an output folder and the cache path."""
+def manifest_file(state_dir: Path, out_dir: Path) -> Path:
+    """Return the manifest path of an output folder."""
     folder = state_dir / CACHE_DIR
     key = hashlib.sha256(str(out_dir.resolve()).encode()).hexdigest()[:16]
-    return folder / f"manifest-{key}.json", folder / "cache.sqlite"
+    return folder / f"manifest-{key}.json"
 
 
 def read_manifest(path: Path, warnings: list[str]) -> Manifest:
