@@ -163,3 +163,42 @@ def fail_line(what: str, reason: str) -> None:
     from generator.cli.common import failed
 
     failed(what, reason)
+
+
+def run_article_revise(project, article_id: str, note, backend, model, no_cache) -> bool:
+    """Redraft one article from a note (or its rejection note), audit it, print its findings."""
+    from generator.core import ConfigError
+    from generator.drafting.article_run import revise_article
+    from generator.review import read_state, record_revision
+    from generator.review.articles import article_view
+
+    view = article_view(project)
+    slug = article_id[len("article:") :]
+    if not (note or "").strip():
+        try:
+            state = read_state(view, slug)
+        except PrepguideError as exc:
+            fail(str(exc), 1)
+        if state is None or state.status != "rejected" or not state.note:
+            fail(
+                f"{article_id} has no rejection note to revise from; pass --note, or reject it "
+                f"first with `prepguide review reject {article_id} --by NAME --note ...`",
+                2,
+            )
+        note = state.note
+    try:
+        doc, _ = revise_article(project, slug, note or "", backend, model, no_cache=no_cache)
+        record_revision(view, slug, " ".join((note or "").split()))
+    except ConfigError as exc:
+        fail(str(exc), 2)
+    except PrepguideError as exc:
+        fail(str(exc), 1)
+    errors = sum(1 for finding in doc.meta.findings if finding.severity == "error")
+    click.echo(
+        f"{paint('revised', 'success')} {article_id}: new draft revision after "
+        f"{doc.meta.provenance.rounds} round(s), {errors} error(s); "
+        f"`prepguide review diff {article_id}` shows what changed"
+    )
+    for finding in doc.meta.findings:
+        click.echo(f"  {finding.severity:7} {finding.rule} [{finding.section}]: {finding.message}")
+    return True

@@ -276,6 +276,10 @@ def run_revise(
     if len(ids) != 1:
         fail("--revise takes exactly one guide id", 2)
     guide_id = ids[0]
+    if guide_id.startswith("article:"):
+        from generator.cli.articles import run_article_revise
+
+        return run_article_revise(project, guide_id, note, backend, model, no_cache)
     if not (note or "").strip():
         try:
             state = read_state(project, guide_id)

@@ -7,13 +7,14 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from generator.core.errors import AuthError, GuideError, PrepguideError
+from generator.core.errors import AuthError, ConfigError, GuideError, PrepguideError
 from generator.drafting.article_build import build_article, input_hash
 from generator.drafting.backends import make_article_drafter, resolve_backend
-from generator.drafting.protocol import Drafter, prompt_hash_for
+from generator.drafting.protocol import Drafter, Revision, prompt_hash_for
 from generator.drafting.run import GenerateReport
 from generator.guides.articles import ArticleJob, article_files, article_jobs, article_slug
 from generator.guides.compose import disclaimer
+from generator.guides.document import GuideDoc
 from generator.guides.project import Project
 
 
@@ -155,3 +156,51 @@ def plan_only(
         close = getattr(drafter, "aclose", None)
         if close is not None:
             asyncio.run(close())
+
+
+def revise_article(
+    project: Project,
+    slug: str,
+    note: str,
+    backend: str = "auto",
+    model: str | None = None,
+    *,
+    no_cache: bool = False,
+) -> tuple[GuideDoc, GuideDoc]:
+    """Ask the model to revise an article after a note; write the answer as a new draft.
+
+    The answer is checked and repaired like any draft; the note never overrides the policy.
+    Return the new document and the one it replaced.
+    """
+    if resolve_backend(backend) != "openai":
+        raise ConfigError(
+            "--revise needs the openai backend (the offline drafter cannot follow a note); "
+            "set OPENAI_API_KEY, or edit the article by hand",
+            rule="revise.backend",
+        )
+    note = " ".join(note.split())
+    if not note:
+        raise ConfigError("the revision note is empty; pass --note", rule="revise.note")
+    jobs, problems = article_jobs(project, [slug])
+    if not jobs:
+        raise GuideError(problems.get(f"article:{slug}", "no such article"), rule="revise.source")
+    store = article_files(project).store()
+    current = store.read(slug)
+    if current is None:
+        raise GuideError(
+            f"no draft of article:{slug} to revise; run `prepguide generate article:{slug}`",
+            record_id=slug,
+            rule="revise.missing",
+        )
+    drafter = make_article_drafter(project, "openai", model, cache=not no_cache)
+
+    async def ask():
+        try:
+            return await drafter.draft(jobs[0], Revision(current.body, note))  # type: ignore[call-arg]
+        finally:
+            await drafter.aclose()  # type: ignore[attr-defined]
+
+    result = asyncio.run(ask())
+    doc = build_article(project, drafter, jobs[0], result)
+    store.write(doc)
+    return doc, current

@@ -197,3 +197,36 @@ def test_a_quote_from_another_source_is_refused(workspace, fake):
     assert result.exit_code == 1
     assert "not a verbatim span of the write-up shopify-catalog-clustering" in result.output
     assert not (workspace / "guides" / "articles" / f"{SLUG}.md").exists()
+
+
+def test_revise_sends_the_text_and_the_rejection_note_and_keeps_the_diff(workspace, fake):
+    new_article(workspace)
+    fake.answer_records({TITLE: [FAITHFUL]})
+    assert run(workspace, fake, "generate", f"article:{SLUG}", "--backend", "openai").exit_code == 0
+    rejected = run(
+        workspace,
+        fake,
+        "review",
+        "reject",
+        f"article:{SLUG}",
+        "--by",
+        "Ana",
+        "--note",
+        "Shorten the interpretation.",
+    )
+    assert rejected.exit_code == 0, rejected.output
+    shorter = copy.deepcopy(FAITHFUL)
+    shorter["interpretation"] = "Read side by side, these write-ups describe different systems."
+    fake.reset()
+    fake.answer_records({TITLE: [shorter]})
+    result = run(workspace, fake, "generate", f"article:{SLUG}", "--revise", "--backend", "openai")
+    assert result.exit_code == 0, result.output
+    assert fake.request_count == 1
+    asked = fake.requests[0]["messages"][-1]["content"]
+    assert "Shorten the interpretation." in asked
+    assert "What Shopify reports: Cross-store product clustering" in asked
+    diff = run(workspace, fake, "review", "diff", f"article:{SLUG}")
+    assert diff.exit_code == 0
+    assert "-Read side by side, these write-ups describe very different systems." in diff.output
+    assert "+Read side by side, these write-ups describe different systems." in diff.output
+    assert "revise" in run(workspace, fake, "review", "log", f"article:{SLUG}").output
