@@ -13,13 +13,14 @@ from collections.abc import Sequence
 
 from pydantic import PrivateAttr
 
-from generator.checks.articles import merged_record
+from generator.checks.articles import merged_record, split_article
 from generator.checks.runner import GuideCheck
 from generator.drafting.article_build import check_article_doc, input_hash
 from generator.guides.articles import ArticleJob, article_files, article_jobs, article_slug
 from generator.guides.document import GuideDoc
 from generator.guides.findings import Finding
 from generator.guides.project import Project
+from generator.review import spans
 from generator.review.queue import GuideReview, inspect
 from generator.sources.records import Source
 
@@ -110,3 +111,32 @@ def check_articles(project: Project, slugs: Sequence[str] | None = None) -> list
             continue
         results.append(GuideCheck(id=key, status=doc.meta.status, findings=view.findings(doc)))
     return results
+
+
+def block_evidence(view: ArticleView, doc: GuideDoc) -> list[dict]:
+    """Each block beside its own record: its figures and quotes, located in that record only."""
+    records = view.base.sources.by_id()
+    sources = [records[item.id] for item in doc.meta.sources if item.id in records]
+    parts = split_article(doc.body, sources, view.settings.site.name)
+    blocks = []
+    for source in sources:
+        fields = spans.source_fields(source)
+        claims = spans.locate_claims(parts.blocks.get(source.key, ""), fields)
+        shown = []
+        for name, value in fields:
+            covered = [
+                (span.start, span.end, number)
+                for number, claim in enumerate(claims, start=1)
+                for span in claim.spans
+                if span.field == name
+            ]
+            shown.append({"name": name, "segments": spans.highlight(value, covered)})
+        blocks.append(
+            {
+                "source": source,
+                "text": parts.blocks.get(source.key, ""),
+                "claims": claims,
+                "fields": shown,
+            }
+        )
+    return blocks

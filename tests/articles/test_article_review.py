@@ -118,3 +118,31 @@ def test_reject_then_the_same_text_cannot_be_approved(workspace):
     assert rejected.exit_code == 0, rejected.output
     again = run(workspace, "review", "approve", ID, "--by", "Ana")
     assert again.exit_code == 1 and "rejected" in again.output
+
+
+def test_the_review_page_shows_each_block_beside_its_own_record_and_approves(workspace):
+    from generator.review.web import create_app
+
+    verified_root(workspace)
+    drafted(workspace)
+    client = create_app(workspace, secret="t").test_client()
+    queue = client.get("/").get_data(as_text=True)
+    assert "/articles/gpus" in queue
+    page = client.get("/articles/gpus").get_data(as_text=True)
+    assert 'id="block-shopify-catalog-clustering"' in page
+    assert "Its record: shopify-catalog-clustering" in page
+    assert "found in its own record" in page and "NOT FOUND" not in page
+    assert '<mark class="claim"' in page
+    content_hash = page.split('name="content_hash" value="')[1].split('"')[0]
+    done = client.post(
+        "/articles/gpus/approve",
+        data={"csrf_token": "t", "by": "Ana", "content_hash": content_hash},
+    )
+    assert done.status_code == 303
+    state = json.loads((workspace / "guides" / "articles" / ".review" / "gpus.json").read_text())
+    assert state["status"] == "approved"
+    stale = client.post(
+        "/articles/gpus/reject",
+        data={"csrf_token": "t", "by": "Ana", "note": "No.", "content_hash": "0" * 64},
+    )
+    assert stale.status_code == 409
