@@ -22,6 +22,8 @@ from generator.guides.findings import Finding
 from generator.guides.project import Project
 from generator.review import spans
 from generator.review.queue import GuideReview, inspect
+from generator.review.recheck import LiveVerdict, error_rules
+from generator.review.state import LiveRecord
 from generator.sources.records import Source
 
 PREFIX = "article:"
@@ -66,6 +68,18 @@ class ArticleView(Project):
     def findings(self, doc: GuideDoc, source: Source | None = None) -> list[Finding]:
         """Check an article document against its records as they are now."""
         return check_article_doc(self.base, doc, self.job(doc.meta.id))
+
+    def judge_live(self, doc: GuideDoc, source: Source, live: LiveRecord) -> LiveVerdict:
+        """Judge an article's live text with the article checks (see review/recheck.py)."""
+        findings = self.findings(doc, source)
+        dated = [f for f in findings if f.rule.startswith("citations.")]
+        undated = [f for f in findings if not f.rule.startswith("citations.")]
+        return LiveVerdict(
+            undated=error_rules(undated),
+            dated=error_rules(dated),
+            key=live.checks_key or "",
+            record_changed=(live.record_hash or "") != source.content_hash(),
+        )
 
 
 def article_view(project: Project) -> ArticleView:

@@ -146,3 +146,20 @@ def test_the_review_page_shows_each_block_beside_its_own_record_and_approves(wor
         data={"csrf_token": "t", "by": "Ana", "note": "No.", "content_hash": "0" * 64},
     )
     assert stale.status_code == 409
+
+
+def test_a_live_article_is_rechecked_with_the_article_checks(workspace):
+    verified_root(workspace)
+    drafted(workspace)
+    assert run(workspace, "review", "approve", ID, "--by", "Ana").exit_code == 0
+    path = workspace / "guides" / "articles" / "gpus.yaml"
+    path.write_text(path.read_text() + "angle: measure before you scale\n")
+    assert run(workspace, "generate", ID, "--backend", "offline").exit_code == 0
+    row = json.loads(run(workspace, "review", "list", "--json", "--kind", "article").output)
+    row = row["guides"][0]
+    assert row["status"] == "draft" and row["live_hash"]
+    assert row["live_failures"] == [] and row["fails_current_checks"] is False
+    record = workspace / "sources" / "meta-gem.yaml"
+    record.write_text(record.read_text().replace("2.5x", "2x"))
+    row = json.loads(run(workspace, "review", "list", "--json", "--kind", "article").output)
+    assert row["guides"][0]["live_failures"] == ["figures.reports"]
