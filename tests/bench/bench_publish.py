@@ -1,6 +1,7 @@
 """Benchmark: publish synthetic approved guides, side by side with Pelican 4.12 and the floor.
 
-Run: python tests/bench/bench_publish.py [--guides 5000] [--rounds 5] [--jobs N] [--keep DIR]
+Run: python tests/bench/bench_publish.py [--guides 5000] [--articles 200] [--rounds 5] [--jobs N]
+[--keep DIR]
 (--guides 300 --rounds 5 runs in about a minute.) Setup drafts, approves (the real approval,
 which runs the checks) and publishes once. Pelican 4.12 is installed in a separate venv,
 ~/.cache/prepguide-bench/pelican-4.12 (--pelican-venv), never in the project's dependencies;
@@ -197,6 +198,44 @@ def make_workspace(root: Path, count: int) -> None:
     publish(project, root.parent / "first-site", preview=False)
 
 
+def add_articles(root: Path, count: int) -> int:
+    """Draft count articles over three records each (offline) and approve them; return how many
+    were approved (the real approval, which checks each block against its own record)."""
+    import yaml
+
+    from generator import review
+    from generator.drafting.article_run import generate_articles
+    from generator.guides.project import Project
+    from generator.review.articles import article_view
+    from generator.site import publish
+
+    folder = root / "guides" / "articles"
+    folder.mkdir(parents=True, exist_ok=True)
+    ids = sorted(path.stem for path in (root / "sources").glob("*.yaml"))
+    for number in range(count):
+        chosen = [ids[(number * 3 + k * 7) % len(ids)] for k in range(3)]
+        spec = {"title": f"Three teams on workload {number}", "sources": chosen}
+        (folder / f"article-{number:04d}.yaml").write_text(yaml.safe_dump(spec))
+    project = Project(root)
+    generate_articles(project, backend="offline")
+    view = article_view(project)
+    approved = 0
+    for slug in view.guides.ids():
+        try:
+            review.approve(view, slug, by="bench", findings_of=view.findings)
+            approved += 1
+        except review_error():
+            continue
+    publish(Project(root), root.parent / "first-site", preview=False)
+    return approved
+
+
+def review_error():
+    from generator.core.errors import ReviewError
+
+    return ReviewError
+
+
 class MemorySampler:
     """Sample the peak RSS of this process and of its live descendants (forked workers).
 
@@ -275,6 +314,7 @@ def run_publish(root: Path, out: Path, jobs: int | None) -> dict:
         "pages": len(report.pages),
         "written": report.written,
         "guides": len(report.guides),
+        "articles": len(report.articles),
         "left_out": len(report.left_out),
         "reused": report.reused,
         **memory.figures(),
@@ -461,6 +501,8 @@ def phase(*args: str) -> dict:
 def run_phase(kind: str, root: str, out: str, *rest: str) -> None:
     if kind == "setup":
         make_workspace(Path(root), int(out))
+        if rest and int(rest[0]):
+            print(f"articles approved: {add_articles(Path(root), int(rest[0]))}")
     elif kind == "publish":
         print(json.dumps(run_publish(Path(root), Path(out), int(rest[0]) or None)))
     elif kind == "approve":
@@ -501,6 +543,7 @@ def edit_draft(root: Path, guide: str, text: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--guides", type=int, default=5000, help="size of the site")
+    parser.add_argument("--articles", type=int, default=0, help="career articles (e.g. 200)")
     parser.add_argument("--rounds", type=int, default=5, help="alternating cold builds")
     parser.add_argument("--jobs", type=int, default=None, help="publish --jobs (default: auto)")
     parser.add_argument("--keep", type=Path, default=None, help="reuse this work folder")
@@ -518,7 +561,16 @@ def main() -> None:
         start = time.perf_counter()
         # In its own process: Linux carries a process's peak memory across exec into children.
         subprocess.run(
-            [sys.executable, __file__, "--phase", "setup", str(root), str(args.guides)], check=True
+            [
+                sys.executable,
+                __file__,
+                "--phase",
+                "setup",
+                str(root),
+                str(args.guides),
+                str(args.articles),
+            ],
+            check=True,
         )
         print(f"setup: {args.guides} approved guides written in {time.perf_counter() - start:.1f}s")
     words = len((root / "guides" / "guide-00000.md").read_text().split("\n---\n", 1)[1].split())
@@ -545,6 +597,7 @@ def main() -> None:
     cold, guides = median(colds), colds[0]["guides"]
     print(
         f"cold publish (empty output, empty cache), median of {args.rounds}: {guides} guides, "
+        f"{colds[0].get('articles', 0)} articles, "
         f"{colds[0]['pages']} pages in {cold:.2f}s = {guides / cold:.0f} guides/s "
         f"(CPU {median(colds, 'cpu'):.2f}s); "
         f"{memory(max(colds, key=lambda r: r['peak_mb']))}"
