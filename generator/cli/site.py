@@ -144,6 +144,14 @@ def build(ctx: Context, preview: bool, backend, model, concurrency, no_cache, jo
                 click.echo(f"note: {note}")
         elif isinstance(result, Checked):
             print_checked(result)
+        elif isinstance(result, pipeline.ArticleGeneration):
+            report = result.report
+            click.echo(
+                f"articles: generated {len(report.generated)}, skipped {len(report.skipped)} "
+                f"unchanged, failed {len(report.failed)}"
+            )
+            for key, reason in sorted(report.failed.items()):
+                warn(f"{key}: {reason}")
         else:
             print_published(project, result)
 

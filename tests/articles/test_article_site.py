@@ -90,3 +90,15 @@ def test_deleting_the_article_file_keeps_the_live_version(workspace):
     (workspace / "guides" / "articles" / "gpus.md").unlink()
     assert run(workspace, "publish").exit_code == 0
     assert (site / "articles" / "gpus" / "index.html").is_file()
+
+
+def test_build_drafts_checks_and_publishes_articles(workspace):
+    verified_root(workspace)
+    drafted(workspace)
+    (workspace / "guides" / "articles" / "gpus.md").unlink()
+    result = run(workspace, "build", "--backend", "offline")
+    assert result.exit_code == 0, result.output
+    assert "articles: generated 1" in result.output
+    assert (workspace / "guides" / "articles" / "gpus.md").is_file()
+    # Not approved yet: drafts are not published.
+    assert not (workspace / "site" / "articles" / "gpus").exists()
