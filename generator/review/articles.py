@@ -97,6 +97,21 @@ def review_article(view: ArticleView, slug: str) -> GuideReview:
     """Return an article's review row (its id as `article:SLUG`)."""
     row = inspect(view, slug, view.findings)
     row.id = f"{PREFIX}{slug}"
+    key = row.id
+    files = article_files(view.base)
+    live = "the live version stays live; " if row.live else ""
+    if row.doc is None and row.flags.missing_file:
+        row.problem = (
+            f"the draft {view.guides.path(slug)} is missing; {live}restore it from "
+            f"guides/articles/.history/{slug}/, run `prepguide generate {key}`, or take it down "
+            f"with `prepguide review withdraw {key}`"
+        )
+    elif row.doc is not None and view.job(slug) is None:
+        _, problems = article_jobs(view.base, [slug])
+        row.problem = (
+            f"{problems.get(key) or files.path(slug)}; {live}restore the article file, or take "
+            f"it down with `prepguide review withdraw {key}`"
+        )
     return row
 
 

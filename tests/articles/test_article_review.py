@@ -163,3 +163,13 @@ def test_a_live_article_is_rechecked_with_the_article_checks(workspace):
     record.write_text(record.read_text().replace("2.5x", "2x"))
     row = json.loads(run(workspace, "review", "list", "--json", "--kind", "article").output)
     assert row["guides"][0]["live_failures"] == ["figures.reports"]
+
+
+def test_a_deleted_article_file_is_flagged_and_cannot_be_approved(workspace):
+    verified_root(workspace)
+    drafted(workspace)
+    (workspace / "guides" / "articles" / "gpus.yaml").unlink()
+    rows = json.loads(run(workspace, "review", "list", "--json", "--kind", "article").output)
+    assert "no article file" in rows["guides"][0]["problem"]
+    refused = run(workspace, "review", "approve", ID, "--by", "Ana")
+    assert refused.exit_code == 1
