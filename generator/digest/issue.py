@@ -85,6 +85,16 @@ class DigestGroup:
 
 
 @dataclass(frozen=True)
+class DigestArticle:
+    """A career article first published in the week: its title, companies and page."""
+
+    slug: str
+    title: str
+    companies: str
+    url: str
+
+
+@dataclass(frozen=True)
 class DigestIssue:
     """A week's issue: its opening sentence and its groups, empty when nothing was published."""
 
@@ -92,6 +102,7 @@ class DigestIssue:
     site_name: str
     opening: str
     groups: tuple[DigestGroup, ...]
+    articles: tuple[DigestArticle, ...] = ()
 
     @property
     def items(self) -> list[DigestItem]:
@@ -99,7 +110,7 @@ class DigestIssue:
 
     @property
     def empty(self) -> bool:
-        return not self.groups
+        return not self.groups and not self.articles
 
     @property
     def subject(self) -> str:
@@ -161,19 +172,27 @@ def build_issue(
     *,
     site_name: str,
     guide_url,
+    articles: Sequence[tuple[DigestArticle, date]] = (),
 ) -> DigestIssue:
-    """Build the issue of a week from (record, first-published date) pairs."""
+    """Build the issue of a week from (record, first-published date) pairs, and the
+    (article, first-published date) pairs of the career articles."""
     chosen = sorted(
         (source for source, day in published if week.holds(day)),
         key=lambda source: (-(source.published or date.min).toordinal(), source.key),
     )
+    fresh = tuple(sorted((a for a, day in articles if week.holds(day)), key=lambda a: a.slug))
     if not chosen:
+        if fresh:
+            noun = "article" if len(fresh) == 1 else "articles"
+            opening = f"No new write-ups this week; {len(fresh)} new career {noun}."
+            return DigestIssue(week, site_name, opening, (), fresh)
         opening = f"No new write-ups were published in {week.label}; there is no issue to send."
         return DigestIssue(week=week, site_name=site_name, opening=opening, groups=())
     groups = group_by_topic(chosen)
     return DigestIssue(
         week=week,
         site_name=site_name,
+        articles=fresh,
         opening=opening_sentence(chosen, groups),
         groups=tuple(
             DigestGroup(

@@ -13,6 +13,7 @@ from datetime import date
 
 from markupsafe import Markup
 
+from generator.core.clock import now
 from generator.core.errors import PrepguideError
 from generator.guides.document import GuideDoc, section_kind
 from generator.guides.markdown import to_html
@@ -44,6 +45,7 @@ class SiteArticle:
     draft: bool
     updated: date | None
     marked_published: bool
+    first_published: date | None = None
 
     @property
     def id(self) -> str:
@@ -94,7 +96,10 @@ def select_articles(project: Project, *, preview: bool) -> tuple[list[SiteArticl
             problems.append(f"article:{slug}: a record it cites is gone; left out")
             continue
         marked = bool(state and state.live and state.live.published_at)
-        chosen.append(SiteArticle(slug, doc, sources, draft, updated, marked))
+        first = None
+        if live is not None:  # as a guide's: today, when this build is its first publication
+            first = live.first_published or (None if marked else now().date())
+        chosen.append(SiteArticle(slug, doc, sources, draft, updated, marked, first))
     return sorted(chosen, key=lambda a: a.slug), problems
 
 

@@ -84,6 +84,10 @@ def issue_view(model: SiteModel, page: IssuePage, link: Callable[[str], str]) ->
         "closes": long_date(page.week.sunday),
         "count": len(issue.items),
         "groups": groups,
+        "articles": [
+            {"title": a.title, "companies": a.companies, "href": link(a.url)}
+            for a in issue.articles
+        ],
     }
 
 

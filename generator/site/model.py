@@ -17,7 +17,7 @@ from markupsafe import Markup
 from generator.core.config import SiteSettings
 from generator.core.names import plural
 from generator.core.urls import url_path
-from generator.digest.issue import DigestIssue, Week, build_issue, week_of
+from generator.digest.issue import DigestArticle, DigestIssue, Week, build_issue, week_of
 from generator.guides.markdown import safe_link
 from generator.guides.project import Project
 from generator.site.select import SiteGuide
@@ -92,16 +92,24 @@ class IssuePage:
         return f"digest/{self.week.label}/index.html"
 
 
-def site_issues(guides: Sequence[SiteGuide], today: date, site_name: str) -> list[IssuePage]:
-    """Build the issue of every week in which a guide on the site was first published."""
+def site_issues(
+    guides: Sequence[SiteGuide],
+    today: date,
+    site_name: str,
+    articles: Sequence[tuple[DigestArticle, date]] = (),
+) -> list[IssuePage]:
+    """Build the issue of every week in which a guide (or an article) was first published."""
     published = [(g.source, g.first_published) for g in guides if g.first_published and not g.draft]
     hrefs = {g.source.key: g.href for g in guides}
-    weeks = sorted({week_of(day) for _, day in published}, key=lambda w: w.label, reverse=True)
+    days = [day for _, day in published] + [day for _, day in articles]
+    weeks = sorted({week_of(day) for day in days}, key=lambda w: w.label, reverse=True)
     pages = []
     for week in weeks:
-        issue = build_issue(week, published, site_name=site_name, guide_url=hrefs.__getitem__)
+        issue = build_issue(
+            week, published, site_name=site_name, guide_url=hrefs.__getitem__, articles=articles
+        )
         closed = week.sunday < today
-        newest = max(day for _, day in published if week.holds(day))
+        newest = max(day for day in days if week.holds(day))
         updated = week.sunday + timedelta(days=1) if closed else newest
         pages.append(IssuePage(week, issue, closed, updated))
     return pages
@@ -177,12 +185,18 @@ class SiteModel:
     @cached_property
     def issues(self) -> list[IssuePage]:
         """Return the weeks' digest issues (built when a page or feed needs them)."""
-        return site_issues(self.guides, self.project.today, self.site.name)
+        articles = [
+            (DigestArticle(a.slug, a.title, a.doc.meta.company, a.href), a.first_published)
+            for a in self.articles
+            if not a.draft and a.first_published
+        ]
+        return site_issues(self.guides, self.project.today, self.site.name, articles)
 
     @cached_property
     def issue_labels(self) -> list[str]:
         """Return the labels of the weeks with an issue, newest first, without building them."""
         days = {g.first_published for g in self.guides if g.first_published and not g.draft}
+        days |= {a.first_published for a in self.articles if a.first_published and not a.draft}
         weeks = {week_of(day).label for day in days}
         return sorted(weeks, reverse=True)
 

@@ -102,3 +102,19 @@ def test_build_drafts_checks_and_publishes_articles(workspace):
     assert (workspace / "guides" / "articles" / "gpus.md").is_file()
     # Not approved yet: drafts are not published.
     assert not (workspace / "site" / "articles" / "gpus").exists()
+
+
+def test_the_week_s_digest_lists_the_new_article(workspace):
+    from generator.core.clock import today
+    from generator.digest.build import week_issue
+    from generator.digest.issue import week_of
+    from generator.guides.project import Project
+
+    site = published(workspace)
+    week = week_of(today())
+    issue = week_issue(Project(workspace), week)
+    assert [(a.slug, a.title) for a in issue.articles] == [("gpus", "How teams scaled GPUs")]
+    assert issue.articles[0].url.endswith("/articles/gpus/")
+    assert run(workspace, "publish").exit_code == 0
+    page = (site / "digest" / week.label / "index.html").read_text()
+    assert "Career articles" in page and "articles/gpus/index.html" in page
