@@ -15,6 +15,7 @@ from pydantic import PrivateAttr
 
 from generator.checks.articles import merged_record, split_article
 from generator.checks.runner import GuideCheck
+from generator.core.errors import PrepguideError
 from generator.drafting.article_build import check_article_doc, input_hash
 from generator.guides.articles import ArticleJob, article_files, article_jobs, article_slug
 from generator.guides.document import GuideDoc
@@ -128,7 +129,12 @@ def check_articles(project: Project, slugs: Sequence[str] | None = None) -> list
     results = []
     for slug in slugs if slugs is not None else view.guides.ids():
         key = f"{PREFIX}{slug}"
-        doc = view.guides.read(slug)
+        try:
+            doc = view.guides.read(slug)
+        except PrepguideError as exc:
+            unreadable = Finding(rule="guide", severity="error", section="guide", message=str(exc))
+            results.append(GuideCheck(id=key, status="unreadable", findings=[unreadable]))
+            continue
         if doc is None:
             missing = Finding(
                 rule="guide.missing",

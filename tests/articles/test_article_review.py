@@ -173,3 +173,12 @@ def test_a_deleted_article_file_is_flagged_and_cannot_be_approved(workspace):
     assert "no article file" in rows["guides"][0]["problem"]
     refused = run(workspace, "review", "approve", ID, "--by", "Ana")
     assert refused.exit_code == 1
+
+
+def test_an_unreadable_draft_is_an_error_row_not_a_crash(workspace):
+    drafted(workspace)
+    (workspace / "guides" / "articles" / "gpus.md").write_text("no front matter\n")
+    result = run(workspace, "check", "--json", ID)
+    assert result.exit_code == 1
+    row = json.loads(result.output)["guides"][0]
+    assert row["status"] == "unreadable" and "front matter" in row["findings"][0]["message"]
