@@ -354,6 +354,10 @@ def generate(
     if slugs is not None and (batch["batch"] or batch["batch_export"] or batch["batch_import"]):
         if articles_only:
             fail("articles are drafted online; drop the batch option for article ids", 2)
+        click.echo(
+            "note: articles are drafted online, not in batches: `prepguide generate "
+            "article:SLUG` drafts them"
+        )
         slugs = None
     if slugs is not None and articles_only:
         ok = run_article_generate(
