@@ -141,6 +141,7 @@ def main() -> int:
             for f in base.errors(slug):
                 print(f"  {slug}: {f['rule']} [{f['section']}] {f['message'][:300]}")
         caught, repaired, misses = 0, 0, []
+        by_kind: dict[str, list[int]] = {}
         for number, group in enumerate(draft_sets(variants)):
             for mode in ("repeat", "next"):
                 root = make_root(Path(tmp) / f"{mode}-{number}")
@@ -155,10 +156,15 @@ def main() -> int:
                         continue
                     rules = catching(variant, families[variant.kind], base, done)
                     caught += bool(rules)
+                    tally = by_kind.setdefault(variant.kind, [0, 0])
+                    tally[0] += bool(rules)
+                    tally[1] += 1
                     if not rules:
                         misses.append((variant, done))
         total = len(variants)
         print(f"one-error variants caught by a related rule, seen: {caught}/{total}")
+        for kind, (hits, count) in sorted(by_kind.items()):
+            print(f"  {kind}: {hits}/{count}")
         print(f"variants reaching the editor with 0 errors after repair: {repaired}/{total}")
         for variant, done in misses if args.misses else []:
             found = done.errors(variant.slug)
