@@ -5,7 +5,8 @@ An article is checked as a set of guides the rules already know how to read:
   figure, name or quote of another source of the article is an error there;
 - each clause of our sections that names a company, as a sentence of ours in a guide of that
   company's records among the article's sources (never the union of all sources);
-- the clauses that name no company, against every source of the article;
+- the clauses that name no company: none may copy a sentence of any source, and one about
+  the sources together ("all the teams advise") is held to what the article itself states;
 - the whole of our sections once, for the rules about form (angle, steps, leftovers, links).
 """
 
@@ -404,8 +405,34 @@ def _our_claims(
             (),
         )
         found = check_body(guide, ctx.context_for(record))
-        findings += _kept(found, OUR_SECTIONS, CLAIM_RULES if company else SHARED_RULES)
+        if company:
+            findings += _kept(found, OUR_SECTIONS, CLAIM_RULES)
+            continue
+        # Ours alone: a copy of any source's sentence is an error; a claim about "the teams"
+        # is held to what they all share, which is nothing a single record's systems lend.
+        findings += _kept(found, OUR_SECTIONS, ("ours.copied",))
+        neutral = neutral_record(sources)
+        found = check_body(guide.replace(record.company, neutral.company), ctx.context_for(neutral))
+        findings += _kept(found, OUR_SECTIONS, CLAIM_RULES)
     return findings
+
+
+def neutral_record(sources: Sequence[Source]) -> Source:
+    """Return a record that names the article's sources together and states only their count."""
+    merged = merged_record(sources, ALL_SOURCES)
+    count = merged.notes.rsplit("\n\n", 1)[-1] if merged.notes else ""
+    return sources[0].model_copy(
+        update={
+            "company": ALL_SOURCES,
+            "title": "The write-ups",
+            "summary": "The teams describe their own work.",
+            "notes": count,
+            "scale": [],
+            "techniques": [],
+            "stack": [],
+            "citations": [],
+        }
+    )
 
 
 def _our_form(
