@@ -475,18 +475,19 @@ def _show_article(ctx: Context, guide_id: str) -> None:
         click.echo(
             f"  {paint(f'{f.severity:7}', f.severity)} {f.rule:24} [{f.section}] {f.message}"
         )
-    records = ctx.project.sources.by_id()
-    for item in row.doc.meta.sources:
-        record = records.get(item.id)
-        click.echo(f"block of {item.id} ({item.company}):")
-        for evidence in row.doc.meta.evidence:
-            if evidence.source != item.id:
-                continue
-            found = record is not None and " ".join(evidence.quote.split()) in " ".join(
-                record.source_text.split()
-            )
-            click.echo(f"  - {evidence.text}")
-            click.echo(f"    quote ({'in its record' if found else 'NOT IN ITS RECORD'}): ")
-            click.echo(f"    {evidence.quote!r}")
+    from generator.review.articles import block_evidence
+
+    for block in block_evidence(view, row.doc):
+        source = block["source"]
+        claims = block["claims"]
+        click.echo(
+            f"figures and quotes in the block of {source.key} ({source.company}), against its "
+            f"own record: {len(claims)}"
+        )
+        for claim in claims:
+            where = ", ".join(sorted({span.field for span in claim.spans})) or "NOT FOUND"
+            click.echo(f"  {claim.kind:6} {claim.text!r}: {where}")
+    for evidence in row.doc.meta.evidence:
+        click.echo(f"  quote for {evidence.source}: {evidence.quote!r}")
     click.echo("")
     click.echo(row.doc.body)

@@ -92,7 +92,9 @@ def test_approve_reject_withdraw_and_the_audit_trail(workspace):
     assert state["status"] == "approved"
     shown = run(workspace, "review", "show", ID)
     assert "approved by Ana" in shown.output
-    assert "block of shopify-catalog-clustering (Shopify):" in shown.output
+    assert "in the block of shopify-catalog-clustering (Shopify), against its own record" in (
+        shown.output
+    )
     log = run(workspace, "review", "log", ID).output
     assert "approve by Ana" in log
     withdrawn = run(workspace, "review", "withdraw", ID, "--by", "Ana", "--reason", "superseded")
