@@ -102,8 +102,7 @@ def articles_list(ctx: Context, as_json: bool) -> None:
 
 
 def article_work(project, ids: tuple[str, ...]) -> tuple[tuple[str, ...], list[str] | None, bool]:
-    """Split `generate` ids: the guide ids, the article slugs ([] for every article, None for
-    none) and whether only articles were named."""
+    """Split `generate` ids into guide ids, article slugs ([]: all, None: none), articles only."""
     from generator.guides.articles import article_files, article_slug
 
     slugs = [slug for slug in (article_slug(i) for i in ids) if slug is not None]

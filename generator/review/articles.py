@@ -42,7 +42,7 @@ class ArticleRecord(Source):
 class ArticleView(Project):
     """The project as review sees articles: their store, and each article as its record."""
 
-    def __init__(self, project: Project) -> None:  # noqa: D107 - a view, not a new load
+    def __init__(self, project: Project) -> None:
         self.__dict__.update(project.__dict__)
         self.base = project
         self.guides = article_files(project).store()

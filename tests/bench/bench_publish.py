@@ -199,8 +199,7 @@ def make_workspace(root: Path, count: int) -> None:
 
 
 def add_articles(root: Path, count: int) -> int:
-    """Draft count articles over three records each (offline) and approve them; return how many
-    were approved (the real approval, which checks each block against its own record)."""
+    """Draft count articles over three records each (offline), approve them; return how many."""
     import yaml
 
     from generator import review
