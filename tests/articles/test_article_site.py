@@ -118,3 +118,19 @@ def test_the_week_s_digest_lists_the_new_article(workspace):
     assert run(workspace, "publish").exit_code == 0
     page = (site / "digest" / week.label / "index.html").read_text()
     assert "Career articles" in page and "articles/gpus/index.html" in page
+
+
+def test_a_no_change_rebuild_reuses_everything_and_a_new_article_text_writes_few_pages(workspace):
+    site = published(workspace)
+    assert run(workspace, "publish").exit_code == 0  # settles the publication marks
+    again = run(workspace, "publish")
+    assert "nothing changed since the last build" in again.output
+    path = workspace / "guides" / "articles" / "gpus.yaml"
+    path.write_text(path.read_text() + "angle: measure before you scale\n")
+    assert run(workspace, "generate", ID, "--backend", "offline").exit_code == 0
+    assert run(workspace, "review", "approve", ID, "--by", "Ana").exit_code == 0
+    result = run(workspace, "publish")
+    assert result.exit_code == 0, result.output
+    changed = int(result.output.split("(")[1].split(" changed")[0])
+    assert 1 <= changed <= 4, result.output  # the article page, and the feed that carries it
+    assert "measure before you scale" in (site / "articles" / "gpus" / "index.html").read_text()
