@@ -184,3 +184,43 @@ def test_an_unreadable_draft_is_an_error_row_not_a_crash(workspace):
     assert result.exit_code == 1
     row = json.loads(result.output)["guides"][0]
     assert row["status"] == "unreadable" and "front matter" in row["findings"][0]["message"]
+
+
+def test_an_edited_reading_list_is_an_originals_error(workspace):
+    drafted(workspace)
+    path = workspace / "guides" / "articles" / "gpus.md"
+    text = path.read_text()
+    head, _, tail = text.partition("## Read the originals")
+    path.write_text(
+        head
+        + "## Read the originals"
+        + tail.replace("Published 2026-05-20", "Published 2026-05-21")
+    )
+    findings = json.loads(run(workspace, "check", "--json", ID).output)["guides"][0]["findings"]
+    assert "originals.mismatch" in {f["rule"] for f in findings}
+
+
+def test_a_query_whose_result_changes_flags_the_article_stale(workspace):
+    assert (
+        run(
+            workspace,
+            "articles",
+            "new",
+            "gpus",
+            "--title",
+            "How teams scaled GPUs",
+            "--topic",
+            "GPUs",
+        ).exit_code
+        == 0
+    )
+    assert run(workspace, "generate", ID, "--backend", "offline").exit_code == 0
+    (workspace / "sources" / "acme-gpu-fleet.yaml").write_text(
+        "company: Acme\ntitle: Scheduling a GPU fleet\nurl: https://example.com/acme\n"
+        "published: 2026-01-05\nsummary: Acme schedules training jobs across a GPU fleet.\n"
+        "scale: [one, two, three, four, five]\nstack: [GPUs]\n"
+    )
+    findings = json.loads(run(workspace, "check", "--json", ID).output)["guides"][0]["findings"]
+    assert "staleness.query" in {f["rule"] for f in findings}
+    rows = json.loads(run(workspace, "review", "list", "--json", "--kind", "article").output)
+    assert rows["guides"][0]["stale"] is True
