@@ -8,6 +8,7 @@ from email.utils import formataddr
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from generator.core.catalogue import catalogue_reader, load_catalogue
 from generator.core.clock import now
 from generator.core.errors import ConfigError, PrepguideError
 from generator.core.fsio import atomic_write_bytes
@@ -92,6 +93,9 @@ def week_issue(project: Project, week: Week) -> DigestIssue:
         site_name=project.settings.site.name,
         guide_url=guide_url(project),
         articles=published_articles(project),
+        words=load_catalogue(
+            project.settings.site.language, catalogue_reader(project.workspace.templates_dir)
+        ),
     )
 
 

@@ -24,7 +24,7 @@ from generator.core.errors import PublishError
 from generator.core.workers import worker_count
 from generator.guides.project import Project
 from generator.site import articles as site_articles
-from generator.site import inputs, model, render, select, state, write
+from generator.site import inputs, model, render, select, state, theme, write
 
 LOCK_TIMEOUT = 600.0
 # Fewer pages to render than this: workers would cost more to start than they save.
@@ -93,13 +93,16 @@ def _publish(
         manifest_path = write.manifest_file(state_dir, out_dir)
         manifest = write.read_manifest(manifest_path, report.warnings)
         _refuse(out_dir, out_dir_problem(project, out_dir, manifest))
+        look = theme.load_theme(project)
         base = inputs.base_fingerprint(project, out_dir, preview, strict)
         signatures = inputs.input_signatures(project, manifest.signatures)
-        fingerprint = inputs.input_fingerprint(base, signatures)
+        # The theme shapes pages only, not which guides are live: it is outside the base.
+        fingerprint = inputs.input_fingerprint(f"{base}\0{look.key}", signatures)
         if write.unchanged(manifest, fingerprint, out_dir):
             return _reused(report, manifest)
         changed = inputs.changed_paths(manifest.signatures, signatures)
-        if _only_drafts_changed(project, manifest, base, changed, preview, out_dir):
+        same_theme = manifest.theme == look.key
+        if same_theme and _only_drafts_changed(project, manifest, base, changed, preview, out_dir):
             _reused(report, manifest).reused = False
             report.missing = [g for g in manifest.guides if not project.guides.path(g).exists()]
             update = {"fingerprint": fingerprint, "signatures": signatures}
@@ -162,7 +165,7 @@ def _publish(
             )
         finally:
             store.close()
-        site = model.SiteModel(project, chosen.guides, topics, related)
+        site = model.SiteModel(project, chosen.guides, topics, related, look)
         site.articles, article_problems = site_articles.select_articles(project, preview=preview)
         site.problems += article_problems
         facts = [g.facts for g in chosen.guides]
@@ -172,6 +175,7 @@ def _publish(
             previous is not None
             and previous.facts == facts
             and manifest.base == base
+            and same_theme
             and inputs.guide_local(project, changed)
         ):
             fresh = [g for g in chosen.guides if g.id in chosen.repicked]
@@ -237,7 +241,8 @@ def _publish(
         if articles_marked:
             inputs.refresh_signatures(site_articles.article_view(project), after, articles_marked)
         done = write.Manifest(
-            fingerprint=inputs.input_fingerprint(base, after),
+            fingerprint=inputs.input_fingerprint(f"{base}\0{look.key}", after),
+            theme=look.key,
             base=base,
             signatures=after,
             pages=pages,
@@ -269,7 +274,7 @@ def _publish(
 
 # What a root holds: an output folder inside one of them, or holding one (a site has its own
 # guides/), is not a site.
-ROOT_FOLDERS = ("sources", "guides", "prompts", ".prepguide")
+ROOT_FOLDERS = ("sources", "guides", "prompts", "templates", "static", ".prepguide")
 ROOT_ENTRIES = ("sources", "prompts", ".prepguide", CONFIG_NAME)
 
 

@@ -13,6 +13,7 @@ from datetime import date
 
 from markupsafe import Markup
 
+from generator.core.catalogue import Catalogue
 from generator.core.clock import now
 from generator.core.errors import PrepguideError
 from generator.guides.document import GuideDoc, section_kind
@@ -23,16 +24,10 @@ from generator.review.queue import live_version
 from generator.review.state import read_state
 from generator.review.transitions import mark_published
 from generator.site.model import SiteModel, safe_url
-from generator.site.pages import page_key, render_page
-from generator.sources.records import Source, normalize_tag
+from generator.sources.records import Source
 
 TEMPLATE = "article.html"
-DRAFT_BANNER = "Draft: not reviewed. This page is a preview and is not indexed."
-OUR_LABELS = {
-    "interpretation": "Our interpretation, comparing the write-ups",
-    "case_study": "Our suggested case study",
-    "practice": "Our suggested steps",
-}
+OURS = ("interpretation", "case_study", "practice")
 
 
 @dataclass(frozen=True)
@@ -112,7 +107,7 @@ def record_articles(project: Project, articles: list[SiteArticle]) -> list[str]:
     return unmarked
 
 
-def _split(body_html: str) -> tuple[str, list[dict], list[dict]]:
+def _split(body_html: str, words: Catalogue) -> tuple[str, list[dict], list[dict]]:
     chunks = body_html.split("<h2>")
     accounts, ours = [], []
     for chunk in chunks[1:]:
@@ -122,14 +117,17 @@ def _split(body_html: str) -> tuple[str, list[dict], list[dict]]:
         kind = section_kind(heading)
         if heading.startswith("What ") and " reports: " in heading:
             accounts.append({"heading": heading, "html": part})
-        elif kind in OUR_LABELS:
-            ours.append({"kind": kind, "label": OUR_LABELS[kind], "html": part})
+        elif kind in OURS:
+            label = words.article.interpretation if kind == "interpretation" else None
+            label = label or getattr(words.guide, kind)
+            ours.append({"kind": kind, "label": label, "html": part})
     return chunks[0], accounts, ours
 
 
 def article_context(model: SiteModel, article: SiteArticle, *, preview: bool) -> dict:
     """Return an article page's context."""
-    preamble, accounts, ours = _split(to_html(article.doc.body))
+    words = model.words
+    preamble, accounts, ours = _split(to_html(article.doc.body), words)
     for account, source in zip(accounts, article.sources, strict=False):
         guide = model.guide_of.get(source.key)
         account["source"] = source.key
@@ -146,19 +144,19 @@ def article_context(model: SiteModel, article: SiteArticle, *, preview: bool) ->
         for source in article.sources
         for view in model.project.originals(source)
     ]
-    companies = article.companies
-    named = companies[0] if len(companies) == 1 else ", ".join(companies[:-1])
     return {
         "site": model.site,
-        "description": f"{article.title}: what {len(article.sources)} write-ups report, and "
-        "how to prepare.",
+        "description": words.article.description.format(
+            title=article.title, write_ups=words.counts.write_ups.of(len(article.sources))
+        ),
         "root": "../../",
         "canonical": model.page_url(article.href),
-        "banner": DRAFT_BANNER if article.draft else None,
+        "banner": words.chrome.draft_banner if article.draft else None,
+        "breadcrumbs": [*model.crumbs(), {"name": article.title, "href": None}],
         "noindex": preview or article.draft,
         "article": {
             "title": article.title,
-            "companies": named if len(companies) == 1 else f"{named} and {companies[-1]}",
+            "companies": words.lists.join(article.companies),
             "draft": article.draft,
             "updated": article.updated.isoformat() if article.updated else None,
             "preamble": Markup(preamble),
@@ -174,7 +172,7 @@ def article_pages(model: SiteModel, *, preview: bool) -> list[tuple[str, str, st
     pages = []
     for article in getattr(model, "articles", []):
         context = article_context(model, article, preview=preview)
-        key = page_key(TEMPLATE, context, article.doc.content_hash)
+        key = model.pages.key(TEMPLATE, context, article.doc.content_hash)
         pages.append((article.href, key, context))
     return pages
 
@@ -184,25 +182,6 @@ def article_keys(model: SiteModel, *, preview: bool) -> dict[str, str]:
     return {path: key for path, key, _ in article_pages(model, preview=preview)}
 
 
-def render_article(context: dict) -> str:
+def render_article(model: SiteModel, context: dict) -> str:
     """Render one article page."""
-    return render_page(TEMPLATE, context)
-
-
-def links_for_sources(model: SiteModel, keys: set[str], root: str) -> list[dict]:
-    """Return the live articles citing any of these records, as links from a page at root."""
-    return [
-        {"title": a.title, "href": f"{root}{a.href}"}
-        for a in getattr(model, "articles", [])
-        if not a.draft and keys & {s.key for s in a.sources}
-    ]
-
-
-def links_for_tag(model: SiteModel, tag: str, root: str) -> list[dict]:
-    """Return the live articles citing a write-up that carries this tag."""
-    key = normalize_tag(tag)
-    return [
-        {"title": a.title, "href": f"{root}{a.href}"}
-        for a in getattr(model, "articles", [])
-        if not a.draft and any(key in {normalize_tag(t) for t in s.tags} for s in a.sources)
-    ]
+    return model.pages.render(TEMPLATE, context)

@@ -43,6 +43,8 @@ class Manifest(BaseModel):
     # What the build was made from: settings, code and date (base), and each input file.
     base: str = ""
     signatures: dict[str, str] = {}
+    # The key of the root's templates, words and static files (site/theme.py).
+    theme: str = ""
     # The site's folders as this build left them (inode, mtime), and the files it linked over
     # without managing them; the same for the site before it, kept as the spare (see Trees).
     folders: dict[str, tuple[int, int]] = {}

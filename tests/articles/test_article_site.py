@@ -43,10 +43,10 @@ def test_the_article_page_keeps_each_account_apart_from_ours(workspace):
     page = (site / "articles" / "gpus" / "index.html").read_text()
     assert "<h1>How teams scaled GPUs</h1>" in page
     assert page.count('class="part source-account"') == 2
-    assert "What this write-up reports: Shopify's account, not ours" in page
+    assert "What this write-up reports: Shopify&#39;s account, not ours" in page
     assert 'class="part ours" data-kind="interpretation"' in page
     assert "It is not authored, endorsed or sponsored by those publishers." in page
-    assert page.count("Checked 2026-11-20") >= 2
+    assert page.count('Checked <time datetime="2026-11-20">20 November 2026</time>') >= 2
     # Shopify's guide is live: its block links it; Meta's is not.
     assert page.count("Our guide to this write-up") == 1
     assert "noindex" not in page

@@ -108,8 +108,9 @@ def test_guide_page_labels_sources_and_our_view_and_shows_citations(site_root: P
     assert re.search(
         r'<a href="https://shopify.engineering/catalog-clustering" rel="noopener">'
         r"Cross-store product clustering across millions of stores ↗</a>\s*"
-        r'<span class="cite-meta">Shopify Engineering · Published 2026-05-20 · '
-        r"Checked 2026-10-22</span>",
+        r'<span class="cite-meta">Shopify Engineering · '
+        r'Published <time datetime="2026-05-20">20 May 2026</time> · '
+        r'Checked <time datetime="2026-10-22">22 October 2026</time></span>',
         page,
     )
     related = page[page.index("Related stories") :]
@@ -453,10 +454,10 @@ def test_index_is_newest_first_and_paginated(site_root: Path):
         for p in ["index.html", "page/2/index.html", "page/3/index.html", "page/4/index.html"]
     ]
     assert [(m.group(2), re.sub("<[^>]+>", "", m.group(1))) for m in cards] == [
-        ("meta-gem", "Meta · published 2026-10-13 · Draft"),
-        ("shopify-catalog-clustering", "Shopify · published 2026-05-20"),
-        ("meta-llm-training-at-scale", "Meta · published 2024-06-12"),
-        ("meta-prometheus", "Meta · date not recorded · Draft"),
+        ("meta-gem", "Meta · write-up of 13 October 2026 · Draft guide"),
+        ("shopify-catalog-clustering", "Shopify · write-up of 20 May 2026"),
+        ("meta-llm-training-at-scale", "Meta · write-up of 12 June 2024"),
+        ("meta-prometheus", "Meta · date not recorded · Draft guide"),
     ]
 
 
