@@ -9,6 +9,7 @@ from click.testing import CliRunner
 from test_article_review import ID, drafted, verified_root
 
 from generator.cli import cli
+from generator.core.catalogue import packaged_catalogues
 
 
 def run(workspace: Path, *args: str):
@@ -134,3 +135,38 @@ def test_a_no_change_rebuild_reuses_everything_and_a_new_article_text_writes_few
     changed = int(result.output.split("(")[1].split(" changed")[0])
     assert 1 <= changed <= 4, result.output  # the article page, and the feed that carries it
     assert "measure before you scale" in (site / "articles" / "gpus" / "index.html").read_text()
+
+
+def test_a_root_s_catalogue_words_the_article_page_and_its_links(workspace):
+    verified_root(workspace)
+    config = workspace / "prepguide.toml"
+    config.write_text(config.read_text().replace("[site]\n", '[site]\nlanguage = "de"\n'))
+    shipped = (packaged_catalogues() / "en.toml").read_text(encoding="utf-8")
+    own = workspace / "templates" / "catalogue"
+    own.mkdir(parents=True)
+    (own / "de.toml").write_text(
+        shipped.replace('"{companies} · Career article"', '"{companies} · Karriereartikel"')
+        .replace('links = "Career articles"', 'links = "Karriereartikel"')
+        .replace('"Last reviewed {date}"', '"Zuletzt geprüft am {date}"'),
+        encoding="utf-8",
+    )
+    site = published(workspace)
+    page = (site / "articles" / "gpus" / "index.html").read_text()
+    assert page.startswith('<!doctype html>\n<html lang="de">')
+    assert '<p class="kicker">Meta and Shopify · Karriereartikel</p>' in page
+    assert "Zuletzt geprüft am <time" in page
+    hub = (site / "topics" / "gpus" / "index.html").read_text()
+    assert "<h2>Karriereartikel</h2>" in hub and "Career article" not in hub
+
+
+def test_only_the_first_page_of_a_paged_hub_links_the_article(workspace):
+    verified_root(workspace)
+    config = workspace / "prepguide.toml"
+    config.write_text(config.read_text().replace("[site]\n", "[site]\npage_size = 1\n"))
+    site = published(workspace)
+    first = (site / "topics" / "gpus" / "index.html").read_text()
+    assert '<a href="../../articles/gpus/index.html">How teams scaled GPUs</a>' in first
+    second = (site / "topics" / "gpus" / "page" / "2" / "index.html").read_text()
+    assert "articles/gpus" not in second
+    guide = (site / "guides" / "shopify-catalog-clustering" / "index.html").read_text()
+    assert '<a href="../../articles/gpus/index.html">How teams scaled GPUs</a>' in guide
