@@ -166,8 +166,9 @@ def _publish(
         finally:
             store.close()
         site = model.SiteModel(project, chosen.guides, topics, related, look)
-        site.articles, article_problems = site_articles.select_articles(project, preview=preview)
-        site.problems += article_problems
+        picked = site_articles.select_articles(project, preview=preview, strict=strict)
+        site.articles = picked.articles
+        site.problems += picked.problems
         facts = [g.facts for g in chosen.guides]
         # render: the input key of every page; when only some guides' own files changed and
         # no listing shows anything new of them, only their pages and the feed can change
@@ -222,9 +223,9 @@ def _publish(
                 "spare_files": writer.spare_files,
             }
 
-        report.left_out = chosen.left_out
+        report.left_out = {**chosen.left_out, **picked.left_out}
         report.missing = chosen.missing
-        report.flagged = chosen.flagged
+        report.flagged = {**chosen.flagged, **picked.flagged}
         report.problems = site.problems
         report.guides = sorted(g.id for g in chosen.guides if not g.draft)
         report.articles = sorted(a.id for a in site.articles if not a.draft)

@@ -21,6 +21,7 @@ from generator.guides.markdown import to_html
 from generator.guides.project import Project
 from generator.review.articles import ArticleView, article_view
 from generator.review.queue import live_version
+from generator.review.recheck import error_rules, failure_note, judge_live
 from generator.review.state import read_state
 from generator.review.transitions import mark_published
 from generator.site.model import SiteModel, safe_url
@@ -67,12 +68,32 @@ class SiteArticle:
         return list(dict.fromkeys(s.company for s in self.sources))
 
 
-def select_articles(project: Project, *, preview: bool) -> tuple[list[SiteArticle], list[str]]:
-    """Return the articles to publish (live ones; in a preview, drafts too) and the problems."""
+@dataclass
+class ArticleSelection:
+    """The articles a build shows, and why the others are not on it."""
+
+    articles: list[SiteArticle]
+    problems: list[str]
+    # Live articles left out because their text fails today's checks, and why (article:SLUG).
+    left_out: dict[str, str]
+    # Live articles kept although they fail checks changed since their approval.
+    flagged: dict[str, str]
+
+
+def select_articles(project: Project, *, preview: bool, strict: bool = False) -> ArticleSelection:
+    """Return the articles to publish (live ones; in a preview, drafts too) and the problems.
+
+    A live text is checked again as a guide's is: one that fails today's checks (its records
+    changed, a source is no longer verified or live) is left out; one that fails only rules
+    changed since its approval stays, flagged, unless strict.
+    """
     view = article_view(project)
     records = project.sources.by_id()
     chosen, problems = [], []
+    left_out: dict[str, str] = {}
+    flagged: dict[str, str] = {}
     for slug in view.guides.ids():
+        key = f"article:{slug}"
         try:
             state = read_state(view, slug)
             live = (
@@ -82,20 +103,37 @@ def select_articles(project: Project, *, preview: bool) -> tuple[list[SiteArticl
             if doc is None and preview:
                 doc = view.guides.read(slug)
         except PrepguideError as exc:
-            problems.append(f"article:{slug}: {exc}")
+            problems.append(f"{key}: {exc}")
             continue
         if doc is None:
             continue
         sources = tuple(records[s.id] for s in doc.meta.sources if s.id in records)
         if len(sources) != len(doc.meta.sources):
-            problems.append(f"article:{slug}: a record it cites is gone; left out")
+            problems.append(f"{key}: a record it cites is gone; left out")
             continue
+        if live is not None and state is not None and state.live is not None:
+            record = view.source(slug)
+            if record is None:  # its file is gone: the live text, against the records it names
+                failing = error_rules(view.findings(live.doc))
+                if failing:
+                    left_out[key] = (
+                        f"the approved version fails current checks ({', '.join(failing)}); "
+                        f"run `prepguide check {key}`"
+                    )
+                    continue
+            elif (verdict := judge_live(view, live.doc, record, state.live)).rules:
+                note = failure_note(key, verdict)
+                if strict or not verdict.fails_new_rules:
+                    left_out[key] = note
+                    continue
+                flagged[key] = note
         marked = bool(state and state.live and state.live.published_at)
         first = None
         if live is not None:  # as a guide's: today, when this build is its first publication
             first = live.first_published or (None if marked else now().date())
         chosen.append(SiteArticle(slug, doc, sources, draft, updated, marked, first))
-    return sorted(chosen, key=lambda a: a.slug), problems
+    chosen.sort(key=lambda a: a.slug)
+    return ArticleSelection(chosen, problems, left_out, flagged)
 
 
 def record_articles(project: Project, articles: list[SiteArticle]) -> list[str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -170,3 +171,34 @@ def test_only_the_first_page_of_a_paged_hub_links_the_article(workspace):
     assert "articles/gpus" not in second
     guide = (site / "guides" / "shopify-catalog-clustering" / "index.html").read_text()
     assert '<a href="../../articles/gpus/index.html">How teams scaled GPUs</a>' in guide
+
+
+def test_a_live_article_whose_record_changed_under_it_leaves_the_site(workspace):
+    site = published(workspace)
+    record = workspace / "sources" / "meta-gem.yaml"
+    record.write_text(record.read_text().replace("2.5x", "2x"))
+    result = run(workspace, "publish")
+    assert result.exit_code == 0, result.output
+    assert "left out article:gpus: the approved version fails current checks" in result.output
+    assert "figures.reports" in result.output
+    assert not (site / "articles" / "gpus").exists()
+    assert "articles/gpus" not in (site / "index.html").read_text()
+    assert "articles/gpus" not in (site / "sitemap.xml").read_text()
+    # Shopify's guide is untouched by Meta's record: it stays, without the article's link.
+    guide = (site / "guides" / "shopify-catalog-clustering" / "index.html").read_text()
+    assert "articles/gpus" not in guide
+
+
+def test_a_live_article_with_a_source_no_longer_verified_leaves_the_site(workspace):
+    site = published(workspace)
+    config = workspace / "prepguide.toml"
+    text = config.read_text()
+    if "freshness_days" in text:
+        text = re.sub(r"freshness_days = \d+", "freshness_days = 1", text)
+    else:
+        text += "\n[checks]\nfreshness_days = 1\n"
+    config.write_text(text)
+    result = run(workspace, "publish")
+    assert result.exit_code == 0, result.output
+    assert "left out article:gpus" in result.output and "citations.stale" in result.output
+    assert not (site / "articles" / "gpus").exists()
