@@ -351,15 +351,19 @@ def generate(
     from generator.cli.articles import article_work, run_article_generate
 
     ids, slugs, articles_only = article_work(project, ids)
-    if slugs is not None and (batch["batch"] or batch["batch_export"] or batch["batch_import"]):
+    if slugs is not None and (batch["batch_export"] or batch["batch_import"]):
         if articles_only:
-            fail("articles are drafted online; drop the batch option for article ids", 2)
+            fail(
+                "articles go through `generate --batch`, not request files; drop "
+                "--batch-export/--batch-import for article ids",
+                2,
+            )
         click.echo(
-            "note: articles are drafted online, not in batches: `prepguide generate "
-            "article:SLUG` drafts them"
+            "note: request files hold guides only; `prepguide generate --batch article:SLUG` "
+            "submits articles"
         )
         slugs = None
-    if slugs is not None and articles_only:
+    if slugs is not None and articles_only and not batch["batch"]:
         ok = run_article_generate(
             project, slugs, backend, model, concurrency, force, dry_run, no_cache
         )
@@ -371,7 +375,17 @@ def generate(
 
         if backend == "offline":
             fail("batch files need the openai backend", 2)
-        ok = run_batch_generate(project, ids, model, force, dry_run, no_cache, **batch)
+        ok = run_batch_generate(
+            project,
+            ids,
+            model,
+            force,
+            dry_run,
+            no_cache,
+            slugs=slugs,
+            guides=not articles_only,
+            **batch,
+        )
     else:
         ok = run_generate(project, ids, backend, model, concurrency, force, dry_run, no_cache)
         if slugs is not None:

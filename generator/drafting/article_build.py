@@ -97,6 +97,8 @@ def build_article(
             generic_lesson=result.generic_lesson,
             rounds=result.rounds,
             repairs=result.repairs,
+            via="batch" if result.batch_id else None,
+            batch_id=result.batch_id,
         ),
         generated_hash=sha256_text(body),
         evidence=[

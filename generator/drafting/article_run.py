@@ -67,9 +67,14 @@ def plan_articles(
 
 
 async def run_articles(
-    project: Project, drafter: Drafter, plan: Sequence[PlannedArticle], concurrency: int
+    project: Project,
+    drafter: Drafter,
+    plan: Sequence[PlannedArticle],
+    concurrency: int,
+    *,
+    close: bool = True,
 ) -> GenerateReport:
-    """Draft the planned articles; one failure never stops the others."""
+    """Draft the planned articles; one failure never stops the others (then close the drafter)."""
     report = GenerateReport(skipped=[p.job.key for p in plan if p.action == "skip"])
     started = time.monotonic()
     store = article_files(project).store()
@@ -96,9 +101,9 @@ async def run_articles(
     try:
         await asyncio.gather(*(one(p.job) for p in plan if p.action == "generate"))
     finally:
-        close = getattr(drafter, "aclose", None)
-        if close is not None:
-            await close()
+        closing = getattr(drafter, "aclose", None) if close else None
+        if closing is not None:
+            await closing()
     report.generated.sort()
     report.elapsed = time.monotonic() - started
     return report
