@@ -97,3 +97,16 @@ def test_an_article_in_a_submitted_batch_is_not_sent_twice_and_collects_later(wo
     assert collected.exit_code == 0, collected.output
     assert "1 written" in collected.output
     assert article(workspace).meta.provenance.via == "batch"
+
+
+def test_finish_online_redrafts_a_rejected_article_without_a_follow_up_batch(workspace, fake):
+    new_article(workspace)
+    fake.answer_records({TITLE: [swapped_figure(), FAITHFUL]}, reask="next")
+    result = run(
+        workspace, fake, "generate", "--batch", ID, "--wait", "--poll", "0", "--finish-online"
+    )
+    assert result.exit_code == 0, result.output
+    assert len(article_batches(fake)) == 1  # no follow-up batch
+    assert "finished online: 1 written, 0 failed" in result.output
+    made = article(workspace).meta.provenance
+    assert made.via is None and made.rounds == 2
