@@ -25,6 +25,7 @@ MAX_SECONDS = 3_600.0
 MAX_WORKERS = 1_024
 MAX_SITE_NAME = 200
 MAX_NAME = 200  # a reviewer's name
+LOGO_SUFFIXES = (".svg", ".png", ".ico")
 
 
 class _Section(BaseModel):
@@ -35,6 +36,20 @@ class SiteSettings(_Section):
     name: Annotated[Text, Field(min_length=1, max_length=MAX_SITE_NAME)] = "Prepguide"
     base_url: str = "https://prepguide.example.org"
     page_size: int = Field(default=20, ge=1, le=10_000)
+    # The site's icon and link-preview image: a file under the root (.svg, .png or .ico).
+    logo: str | None = None
+
+    @field_validator("logo")
+    @classmethod
+    def _logo(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        parts = value.replace("\\", "/").split("/")
+        if not value or value.startswith("/") or any(p in ("", ".", "..") for p in parts):
+            raise ValueError(f"{value!r} is not a path inside the root, such as static/logo.svg")
+        if not value.lower().endswith(LOGO_SUFFIXES):
+            raise ValueError(f"{value!r} is not an .svg, .png or .ico file")
+        return value
 
     @field_validator("base_url")
     @classmethod

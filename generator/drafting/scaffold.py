@@ -67,6 +67,8 @@ name = {toml_string(site_name)}
 # before you publish.
 {url_line}
 # page_size = 20
+# The site's icon: an .svg, .png or .ico file under this folder (default: a packaged icon).
+# logo = "static/logo.svg"
 
 [checks]
 # A Checked date older than this many days is flagged.

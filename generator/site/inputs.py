@@ -107,6 +107,12 @@ def base_fingerprint(project: Project, out_dir: Path, preview: bool, strict: boo
     config = project.workspace.config_path
     if config.exists():
         digest.update(config.read_bytes())
+    logo = project.settings.site.logo
+    if logo is not None:  # the icon is a file of the site, read from the root
+        try:
+            digest.update(_signature(os.stat(project.workspace.root / logo)).encode())
+        except OSError:
+            digest.update(b"no logo")
     return digest.hexdigest()
 
 

@@ -7,6 +7,7 @@ from functools import lru_cache
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
 from generator.core.codeversion import code_version
+from generator.site.meta import with_meta
 from generator.site.model import content_key
 
 
@@ -28,7 +29,7 @@ def page_environment() -> Environment:
 
 def render_page(template: str, context: dict) -> str:
     """Render a page template with its context."""
-    return page_environment().get_template(template).render(context)
+    return page_environment().get_template(template).render(with_meta(template, context))
 
 
 def page_key(template: str, context: dict, *extra: object) -> str:

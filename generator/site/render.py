@@ -7,7 +7,9 @@ so a page whose key did not change is reused instead of rendered again.
 
 from __future__ import annotations
 
+import hashlib
 import html
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 
@@ -18,6 +20,7 @@ from generator.core.workers import WorkerMap
 from generator.guides.document import CASE_STUDY, INTERPRETATION, PRACTICE, REPORTS, section_kind
 from generator.guides.markdown import to_html
 from generator.site import issues
+from generator.site.extras import extra_files
 from generator.site.feeds import feed_guides, feed_key, render_feed, render_sitemap
 from generator.site.listings import (
     card_html,
@@ -192,18 +195,27 @@ def page_keys(model: SiteModel, *, preview: bool, processes: int = 1) -> dict[st
 
 
 def other_keys(model: SiteModel, *, preview: bool) -> dict[str, str]:
-    """Return the input keys of the feeds, the sitemap and the style sheet."""
+    """Return the input keys of the feeds, the sitemap, the style sheet and the extras."""
     found = {"feed.xml": feed_key(model)}
-    found.update((relative, content_key(text)) for relative, text in other_files(model, preview))
+    found.update((relative, file_key(data)) for relative, data in other_files(model, preview))
     return found
 
 
-def other_files(model: SiteModel, preview: bool) -> list[tuple[str, str]]:
-    """Return the digest feed, the sitemap (none for a preview: it is noindex) and the styles."""
-    found = [(issues.FEED, issues.digest_feed(model, issue_body_html))]
+def file_key(data: str | bytes) -> str:
+    """Return the key of a file that is its own input: its content."""
+    return content_key(data) if isinstance(data, str) else hashlib.sha256(data).hexdigest()
+
+
+def other_files(model: SiteModel, preview: bool) -> list[tuple[str, str | bytes]]:
+    """Return the digest feed, the sitemap (none for a preview: it is noindex), the styles
+    and the extras (robots.txt, 404.html, the icon and the web manifest)."""
+    found: list[tuple[str, str | bytes]] = [
+        (issues.FEED, issues.digest_feed(model, issue_body_html))
+    ]
     if not preview:
         found.append(("sitemap.xml", render_sitemap(model)))
     found.append(("style.css", style_sheet().decode("utf-8")))
+    found += extra_files(model, preview)
     return found
 
 
@@ -270,12 +282,15 @@ def render_site(
     def others() -> list[Rendered]:
         if not known:  # each made once, for its key and its file
             made = other_files(model, preview)
-            return [Rendered(writer.write(rel, text, content_key(text))) for rel, text in made]
-        makers = {
+            return [Rendered(writer.write(rel, data, file_key(data))) for rel, data in made]
+        makers: dict[str, Callable[[], str | bytes]] = {
             issues.FEED: lambda: issues.digest_feed(model, issue_body_html),
             "sitemap.xml": lambda: render_sitemap(model),
             "style.css": style_sheet,
         }
+        makers.update(
+            (relative, lambda data=data: data) for relative, data in extra_files(model, preview)
+        )
         done = []
         for relative, make in makers.items():
             if relative in keys:

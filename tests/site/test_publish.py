@@ -87,7 +87,8 @@ def test_only_approved_guides_that_pass_checks_are_published(site_root: Path):
         assert "guides/meta-gem/" not in text, name
         assert "guides/meta-prometheus/" not in text, name
         assert "Draft" not in text, name
-        assert 'name="robots"' not in text, name
+        # Only the not-found page keeps out of search results.
+        assert ('name="robots"' in text) == (name == "404.html"), name
     hub = (out / "topics/gpus/index.html").read_text()
     assert 'id="meta-gem"' in hub
     assert "../../guides/shopify-catalog-clustering/index.html" in hub
@@ -326,12 +327,18 @@ def test_record_values_and_prose_are_escaped_and_unsafe_links_dropped(workspace:
     publish(Project(workspace), out, preview=True)
     for name, data_bytes in site_files(out).items():
         text = data_bytes.decode("utf-8", "replace")
+        # The only script elements are JSON-LD data, in which no "<" can end the element.
+        blocks = re.findall(r'<script type="application/ld\+json">(.*?)</script>', text, re.S)
+        assert all("<" not in block for block in blocks), name
+        text = re.sub(r'<script type="application/ld\+json">.*?</script>', "", text, flags=re.S)
         assert "<script" not in text.lower(), name
         assert "<img" not in text, name
         assert "<b>bold" not in text, name
         assert 'href="javascript:' not in text.lower(), name
         assert 'href="data:' not in text.lower(), name
     page = (out / "guides/shopify-catalog-clustering/index.html").read_text()
+    data = re.search(r'<script type="application/ld\+json">(.*?)</script>', page, re.S).group(1)
+    assert json.loads(data)["@graph"][0]["headline"] == "Clustering <script>alert('title')</script>"
     assert "&lt;script&gt;alert('body')&lt;/script&gt; [click](javascript:alert(1))" in page
     assert '<a href="https://example.org/ok">ok</a>' in page
     feed = ET.parse(out / "feed.xml")  # still well-formed XML

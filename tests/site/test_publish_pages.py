@@ -55,6 +55,8 @@ def test_every_indexable_page_is_in_the_sitemap_under_its_canonical_url(site_roo
     out = site_root / "site"
     publish(Project(site_root), out, preview=False)
     pages = html_pages(out)
+    assert BASE + "404.html" not in sitemap_urls(out)
+    del pages["404.html"]  # served for any missing address, and kept out of search results
     for relative, page in pages.items():
         assert canonical(page) == BASE + relative.removesuffix("index.html"), relative
         assert 'name="robots"' not in page, relative

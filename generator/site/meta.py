@@ -1,0 +1,251 @@
+"""Meta: what a page's head tells search engines and link previews, made from its context.
+
+Every fact comes from the page's context (records and review state): the description, the
+Open Graph and Twitter card tags, the page's content policy, and JSON-LD (schema.org
+Article, BreadcrumbList and WebSite). Pure functions: a page's key covers their inputs.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections.abc import Callable
+from urllib.parse import urlsplit
+
+from markupsafe import Markup
+
+from generator.checks.base import sentences
+from generator.guides.document import REPORTS
+from generator.site.assets import icon_name
+
+SCHEMA = "https://schema.org"
+MAX_DESCRIPTION = 300
+MAX_HEADLINE = 110  # Google shows no more of an Article's headline
+SEARCH_PAGE = "search/index.html"
+TAGS = re.compile(r"<[^>]+>")
+HEADING = re.compile(r"<h2>.*?</h2>", re.S)
+JSON_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"}
+
+
+def page_meta(template: str, context: dict) -> dict:
+    """Return the head metadata of a page from its template and context."""
+    site = context["site"]
+    home = home_url(site.base_url)
+    url = context.get("canonical") or home
+    maker = MAKERS.get(template, _plain_page)
+    title, description, graph = maker(context, home, url)
+    description = clip(" ".join(description.split()))
+    icon, icon_type = icon_name(site)
+    guide = context.get("guide") if template == "guide.html" else None
+    return {
+        "title": title,
+        "description": description,
+        "type": "article" if guide else "website",
+        "url": url,
+        "image": f"{home}{icon}" if icon_type == "image/png" else None,
+        "published": guide.get("first_published") or guide.get("updated") if guide else None,
+        "modified": guide.get("updated") if guide else None,
+        "icon": {"href": icon, "type": icon_type},
+        "csp": content_policy(template == "search.html", context.get("subscribe")),
+        "jsonld": json_ld(graph) if graph else None,
+    }
+
+
+def with_meta(template: str, context: dict) -> dict:
+    """Return the context with its head metadata (and the description it gives the page)."""
+    meta = page_meta(template, context)
+    return {**context, "meta": meta, "description": meta["description"]}
+
+
+def home_url(base_url: str) -> str:
+    return base_url.rstrip("/") + "/"
+
+
+def clip(text: str, limit: int = MAX_DESCRIPTION) -> str:
+    """Shorten text to limit characters at a word, marked with an ellipsis."""
+    if len(text) <= limit:
+        return text
+    return text[: limit - 1].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+
+
+def first_sentence(text: str) -> str:
+    """Return the first sentence of prose (all of it when it has no sentence break)."""
+    return next(sentences(text), text).strip()
+
+
+def plain_text(fragment: str) -> str:
+    """Return the text of an HTML fragment, its tags dropped and entities decoded."""
+    return " ".join(html.unescape(TAGS.sub(" ", fragment)).split())
+
+
+def json_ld(graph: list[dict]) -> Markup:
+    """Serialize schema.org objects for a <script type="application/ld+json"> element.
+
+    <, > and & are escaped as JSON escapes, so that no text can end the element early.
+    """
+    text = json.dumps({"@context": SCHEMA, "@graph": graph}, ensure_ascii=False)
+    for char, escaped in JSON_ESCAPES.items():
+        text = text.replace(char, escaped)
+    return Markup(text)
+
+
+def content_policy(search: bool, form_target: str | None) -> str:
+    """Return a page's Content-Security-Policy: its own files only, script only for search."""
+    scripts = "'self' 'wasm-unsafe-eval'" if search else "'none'"
+    forms = "'self'"
+    if form_target:
+        parts = urlsplit(form_target)
+        forms += f" {parts.scheme}://{parts.netloc}"
+    return (
+        f"default-src 'self'; script-src {scripts}; object-src 'none'; base-uri 'none'; "
+        f"form-action {forms}"
+    )
+
+
+def organization(context: dict, home: str) -> dict:
+    """Return the site as a schema.org Organization: the author of every guide."""
+    icon, _ = icon_name(context["site"])
+    return {
+        "@type": "Organization",
+        "name": context["site"].name,
+        "url": home,
+        "logo": f"{home}{icon}",
+    }
+
+
+def breadcrumbs(trail: list[tuple[str, str]]) -> dict:
+    """Return a BreadcrumbList of (name, absolute URL) from the home page down to this page."""
+    return {
+        "@type": "BreadcrumbList",
+        "itemListElement": [
+            {"@type": "ListItem", "position": number, "name": name, "item": url}
+            for number, (name, url) in enumerate(trail, start=1)
+        ],
+    }
+
+
+def _guide(context: dict, home: str, url: str) -> tuple[str, str, list[dict]]:
+    guide = context["guide"]
+    reported = next((s["html"] for s in guide.get("sections", ()) if s["kind"] == REPORTS), None)
+    description = context.get("description") or ""
+    if reported is not None:
+        description = first_sentence(plain_text(HEADING.sub("", str(reported)))) or description
+    site = organization(context, home)
+    originals = [item for item in guide["originals"] if item["url"]]
+    article = {
+        "@type": "Article",
+        "@id": f"{url}#guide",
+        "headline": clip(guide["title"], MAX_HEADLINE),
+        "description": clip(description),
+        "url": url,
+        "mainEntityOfPage": url,
+        "author": site,
+        "publisher": site,
+        "image": site["logo"],
+        "about": {"@type": "Organization", "name": guide["company"]},
+        "isBasedOn": [item["url"] for item in originals],
+        "citation": [_citation(item) for item in guide["originals"]],
+    }
+    published = guide.get("first_published") or guide.get("updated")
+    if published:
+        article["datePublished"] = published
+    if guide.get("updated"):
+        article["dateModified"] = guide["updated"]
+    trail = [(context["site"].name, home)]
+    company = next(
+        (link for link in guide.get("see_also", ()) if link["href"].startswith("companies/")),
+        None,
+    )
+    if company is not None:
+        trail.append((company["name"], home + company["href"].removesuffix("index.html")))
+    trail.append((guide["title"], url))
+    return guide["title"], description, [article, breadcrumbs(trail)]
+
+
+def _citation(item: dict) -> dict:
+    work = {"@type": "CreativeWork", "name": item["title"]}
+    if item["url"]:
+        work["url"] = item["url"]
+    if item["publisher"]:
+        work["publisher"] = {"@type": "Organization", "name": item["publisher"]}
+    if item["published"]:
+        work["datePublished"] = item["published"]
+    return work
+
+
+def _index(context: dict, home: str, url: str) -> tuple[str, str, list[dict]]:
+    site = context["site"]
+    lede = (
+        f"{site.name} turns public engineering write-ups into short career guides, each keeping "
+        "what the source reports apart from our interpretation."
+    )
+    intro = context.get("intro")
+    number = context.get("pager", {}).get("number", 1)
+    if number > 1:
+        title = f"Page {number} · {site.name}"
+        trail = [(site.name, home), (f"Page {number}", url)]
+        return title, f"{lede} Page {number} of the guides.", [breadcrumbs(trail)]
+    description = f"{lede} {intro['counts']}." if intro else lede
+    website = {
+        "@type": "WebSite",
+        "@id": f"{home}#site",
+        "name": site.name,
+        "url": home,
+        "description": clip(description),
+        "publisher": organization(context, home),
+    }
+    return site.name, description, [website]
+
+
+Maker = Callable[[dict, str, str], tuple[str, str, list[dict]]]
+
+
+def _section_page(name: str, folder: str) -> Maker:
+    """Return the maker of a page one level below a section's index (a hub, a company)."""
+
+    def make(context: dict, home: str, url: str) -> tuple[str, str, list[dict]]:
+        title, description = TITLES[folder](context)
+        trail = [
+            (context["site"].name, home),
+            (name, f"{home}{folder}/"),
+            (title, url),
+        ]
+        return title, description, [breadcrumbs(trail)]
+
+    return make
+
+
+# The title and description of a page below a section's index.
+TITLES: dict[str, Callable[[dict], tuple[str, str]]] = {
+    "topics": lambda c: (c["topic"]["title"], first_sentence(c["topic"]["paragraph"])),
+    "companies": lambda c: (c["company"]["name"], c["company"]["sentence"]),
+    "digest": lambda c: (c["issue"]["title"], c["issue"]["opening"]),
+}
+
+
+def _listing(context: dict, home: str, url: str) -> tuple[str, str, list[dict]]:
+    heading = context["heading"]
+    trail = [(context["site"].name, home), (heading, url)]
+    return heading, context["intro"], [breadcrumbs(trail)]
+
+
+def _archive(context: dict, home: str, url: str) -> tuple[str, str, list[dict]]:
+    trail = [(context["site"].name, home), ("Weekly digest", url)]
+    return "Weekly digest", context.get("description") or "", [breadcrumbs(trail)]
+
+
+def _plain_page(context: dict, home: str, url: str) -> tuple[str, str, list[dict]]:
+    """A page of the site's own (not found, search): its title and description only."""
+    return context.get("title") or context["site"].name, context.get("description") or "", []
+
+
+MAKERS: dict[str, Maker] = {
+    "guide.html": _guide,
+    "index.html": _index,
+    "hub.html": _section_page("Topics", "topics"),
+    "company.html": _section_page("Companies", "companies"),
+    "issue.html": _section_page("Weekly digest", "digest"),
+    "listing.html": _listing,
+    "issues.html": _archive,
+}
