@@ -105,9 +105,11 @@ def topics(ctx: Context, as_json: bool) -> None:
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Folder to write the site to (default: ROOT/site).",
+    help="Folder to write the site to (default: ROOT/site; ROOT/site-preview with --preview).",
 )
-@click.option("--preview", is_flag=True, help="Include drafts, bannered and noindexed.")
+@click.option(
+    "--preview", is_flag=True, help="Include drafts, bannered and noindexed, in site-preview/."
+)
 @click.option(
     "--strict",
     is_flag=True,
@@ -124,7 +126,9 @@ def publish(ctx: Context, out: Path | None, preview: bool, strict: bool, jobs: i
 
 
 @cli.command()
-@click.option("--preview", is_flag=True, help="Include drafts, bannered and noindexed.")
+@click.option(
+    "--preview", is_flag=True, help="Include drafts, bannered and noindexed, in site-preview/."
+)
 @with_options([*generate_options[:3], generate_options[5]])
 @jobs_option
 @pass_ctx

@@ -216,6 +216,11 @@ class Workspace(BaseModel):
         return self.root / "site"
 
     @property
+    def preview_dir(self) -> Path:
+        """Where a preview goes: never the folder a real publish fills."""
+        return self.root / "site-preview"
+
+    @property
     def config_path(self) -> Path:
         return self.root / CONFIG_NAME
 

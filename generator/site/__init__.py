@@ -82,8 +82,21 @@ def _publish(
     problem = model.base_url_problem(project.settings.site)
     if problem:
         report.warnings.append(problem)
+    for record in model.example_records(project):
+        report.warnings.append(
+            f"{record.path or record.key} is an example record (example: true): it is never "
+            "published; replace it with a write-up of your own, or delete it"
+        )
     state_dir = project.workspace.state_dir
     _refuse(out_dir, out_dir_problem(project, out_dir, None))  # before anything is written
+    if preview and _our_site(out_dir):
+        raise PublishError(
+            "--out holds a published site (it has a sitemap.xml); a preview never replaces "
+            "one, so that drafts cannot be deployed by mistake: leave out --out to write to "
+            "site-preview/, or give another folder",
+            path=out_dir,
+            rule="publish.preview",
+        )
     with write.build_lock(state_dir, lock_timeout):
         manifest_path, cache_path = write.state_paths(state_dir, out_dir)
         manifest = write.read_manifest(manifest_path, report.warnings)
@@ -128,7 +141,7 @@ def _publish(
             nonlocal topics, related, unchanged_records
             if topics is not None and related is not None:
                 return
-            ordered = sorted(project.sources.sources, key=lambda s: s.key)
+            ordered = model.site_records(project, preview)
             if topics is None:
                 topics = model.site_topics(project, ordered)
             if related is None:
@@ -157,7 +170,7 @@ def _publish(
             )
         finally:
             store.close()
-        site = model.SiteModel(project, chosen.guides, topics, related)
+        site = model.SiteModel(project, chosen.guides, topics, related, preview=preview)
         facts = [g.facts for g in chosen.guides]
         # render: the input key of every page; when only some guides' own files changed and
         # no listing shows anything new of them, only their pages and the feed can change

@@ -238,7 +238,7 @@ def _topics_index(model: SiteModel, common: dict) -> Page:
         "banner": None,
         "heading": "Topics",
         "intro": f"Every technique and stack tag that at least {threshold} write-ups in our "
-        "database mention, most common first.",
+        "database mention and one of our guides covers, most common first.",
         "items": items,
     }
     return "topics/index.html", "listing.html", context
@@ -292,7 +292,7 @@ def _companies_index(model: SiteModel, common: dict) -> Page:
         "canonical": model.page_url("companies/index.html"),
         "banner": None,
         "heading": "Companies",
-        "intro": "Every company with a write-up in our database.",
+        "intro": "Every company with a guide on this site.",
         "items": sorted(items, key=lambda i: (i["name"].casefold(), i["href"])),
     }
     return "companies/index.html", "listing.html", context

@@ -162,7 +162,7 @@ def test_preview_adds_drafts_bannered_and_noindexed_but_not_to_feed_or_sitemap(s
 
 def test_switching_from_preview_to_publish_removes_draft_pages(site_root: Path):
     out = site_root / "site"
-    publish(Project(site_root), out, preview=True)
+    publish(Project(site_root), out, preview=True)  # a folder with no published site yet
     assert (out / "guides/meta-gem/index.html").exists()
     report = publish(Project(site_root), out, preview=False)
     assert "guides/meta-gem/index.html" in report.removed
@@ -176,14 +176,18 @@ def test_withdrawn_and_rejected_guides_leave_the_site(site_root: Path):
     review.withdraw(Project(site_root), "shopify-catalog-clustering", by="Ed", reason="superseded")
     project = Project(site_root)
     review.reject(project, "meta-gem", by="Ed", note="not ready")
-    report = publish(Project(site_root), out, preview=True)
+    publish(Project(site_root), out, preview=False)
+    assert not (out / "guides/shopify-catalog-clustering").exists()
+    preview = site_root / "site-preview"
+    report = publish(Project(site_root), preview, preview=True)
     assert report.left_out["shopify-catalog-clustering"] == "withdrawn (superseded)"
     assert report.left_out["meta-gem"] == "rejected"
-    assert not (out / "guides/shopify-catalog-clustering").exists()
-    assert not (out / "guides/meta-gem").exists()
-    for name, data in site_files(out).items():
-        assert b"guides/shopify-catalog-clustering/" not in data, name
-        assert b"guides/meta-gem/" not in data, name
+    for folder in (out, preview):
+        assert not (folder / "guides/shopify-catalog-clustering").exists()
+        assert not (folder / "guides/meta-gem").exists()
+        for name, data in site_files(folder).items():
+            assert b"guides/shopify-catalog-clustering/" not in data, name
+            assert b"guides/meta-gem/" not in data, name
 
 
 def test_an_edit_after_approval_keeps_the_approved_text_live(site_root: Path):
