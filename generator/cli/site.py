@@ -40,6 +40,14 @@ def print_published(project: Project, published: Published) -> None:
         + f") to {out_dir}"
         + (" [preview: drafts bannered, noindex]" if preview else "")
     )
+    found = report.search
+    if found is not None and found.rebuilt:
+        click.echo(
+            f"search: indexed {plural(found.pages, 'page')} into {plural(found.files, 'file')} "
+            f"in {found.seconds:.1f}s"
+        )
+    elif found is not None:
+        click.echo(f"search: the index of {plural(found.pages, 'page')} is unchanged")
     for guide_id, reason in sorted(report.left_out.items()):
         click.echo(f"  left out {guide_id}: {reason}")
     for guide_id, reason in sorted(report.flagged.items()):

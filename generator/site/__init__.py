@@ -20,7 +20,7 @@ from generator.core.config import CONFIG_NAME
 from generator.core.errors import PublishError
 from generator.core.workers import worker_count
 from generator.guides.project import Project
-from generator.site import inputs, model, render, select, state, verdicts, write
+from generator.site import inputs, model, render, search, select, state, verdicts, write
 
 LOCK_TIMEOUT = 600.0
 # Fewer pages to render than this: workers would cost more to start than they save.
@@ -46,6 +46,8 @@ class PublishReport:
     flagged: dict[str, str] = field(default_factory=dict)
     # Broken caches moved aside, and the like: nothing lost, but worth saying.
     warnings: list[str] = field(default_factory=list)
+    # What the build did to the search index (None: the whole site was the last one).
+    search: search.SearchReport | None = None
 
 
 def publish(
@@ -192,7 +194,13 @@ def _publish(
             name: getattr(manifest, name)
             for name in ("folders", "carried", "spare_folders", "spare_files")
         }
+        if keys is not None:  # the search bundle is kept while the pages it indexes are
+            keys = search.with_bundle(keys, manifest.pages)
         if keys is not None and write.same_site(manifest, keys, out_dir):
+            report.search = search.SearchReport(
+                pages=sum(1 for relative in keys if search.indexed(relative)),
+                files=len(search.bundle_files(keys)),
+            )
             pages, written, removed = manifest.pages, 0, []
             if not preview:
                 marked = _record(project, chosen.guides)
@@ -210,6 +218,7 @@ def _publish(
                     preview=preview,
                     processes=processes if stale > MIN_PAGES_FOR_WORKERS else 1,
                 )
+                report.search = search.place_bundle(writer, manifest.pages)
                 if not preview:
                     marked = _record(project, chosen.guides)
                 writer.finish()

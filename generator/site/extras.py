@@ -1,4 +1,5 @@
-"""Extras: the site's files beside its pages (robots.txt, 404.html, the icon, the web manifest)."""
+"""Extras: the site's files beside its pages: robots.txt, 404.html, the icon, the web
+manifest, and the search page with its script and styles."""
 
 from __future__ import annotations
 
@@ -8,6 +9,14 @@ from urllib.parse import urlsplit
 from generator.site.assets import Icon, read_icon
 from generator.site.model import SiteModel
 from generator.site.pages import render_page
+from generator.site.search import (
+    SCRIPT,
+    SEARCH_PAGE,
+    STYLE,
+    search_page,
+    search_script,
+    search_style,
+)
 
 NOT_FOUND = "404.html"
 ROBOTS = "robots.txt"
@@ -63,4 +72,7 @@ def extra_files(model: SiteModel, preview: bool) -> list[tuple[str, str | bytes]
         (NOT_FOUND, not_found_page(model)),
         (icon.name, icon.data),
         (WEB_MANIFEST, web_manifest(model, icon)),
+        (SEARCH_PAGE, search_page(model)),
+        (SCRIPT, search_script()),
+        (STYLE, search_style()),
     ]

@@ -194,6 +194,14 @@ def _index(context: dict, home: str, url: str) -> tuple[str, str, list[dict]]:
         "url": home,
         "description": clip(description),
         "publisher": organization(context, home),
+        "potentialAction": {
+            "@type": "SearchAction",
+            "target": {
+                "@type": "EntryPoint",
+                "urlTemplate": f"{home}{SEARCH_PAGE.removesuffix('index.html')}?q={{query}}",
+            },
+            "query-input": "required name=query",
+        },
     }
     return site.name, description, [website]
 

@@ -56,7 +56,10 @@ def test_every_indexable_page_is_in_the_sitemap_under_its_canonical_url(site_roo
     publish(Project(site_root), out, preview=False)
     pages = html_pages(out)
     assert BASE + "404.html" not in sitemap_urls(out)
-    del pages["404.html"]  # served for any missing address, and kept out of search results
+    # Kept out of search results: the page served for any missing address, and search.
+    for relative in ("404.html", "search/index.html"):
+        del pages[relative]
+        assert BASE + relative.removesuffix("index.html") not in sitemap_urls(out)
     for relative, page in pages.items():
         assert canonical(page) == BASE + relative.removesuffix("index.html"), relative
         assert 'name="robots"' not in page, relative
@@ -169,7 +172,8 @@ def test_see_also_links_the_company_and_the_strongest_hub_on_cards_and_guides(si
 def test_the_subscribe_box_appears_only_when_configured_and_posts_there(site_root: Path):
     out = site_root / "site"
     publish(Project(site_root), out, preview=False)
-    assert not [name for name, page in html_pages(out).items() if "<form" in page]
+    forms = [name for name, page in html_pages(out).items() if "<form" in page]
+    assert forms == ["search/index.html"]  # the search form, which stays on the site
     config = site_root / "prepguide.toml"
     config.write_text(
         config.read_text() + f'\n[digest]\nsubscribe_url = "{SUBSCRIBE}"\n', encoding="utf-8"

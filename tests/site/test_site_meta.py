@@ -136,13 +136,17 @@ def test_every_page_has_a_description_social_cards_and_valid_json_ld(site: Path)
         assert head.meta["twitter:card"] == "summary"
         assert head.links["icon"]["type"] == "image/svg+xml"
         assert head.links["manifest"]["href"].endswith("site.webmanifest")
-        if relative == "404.html":
+        if relative in ("404.html", "search/index.html"):
+            assert not head.scripts or relative == "search/index.html"
             continue
         graph = graph_of(head)
         kinds = [thing["@type"] for thing in graph]
         if relative == "index.html":
             assert kinds == ["WebSite"]
             assert graph[0]["url"] == BASE and graph[0]["name"] == "Prepguide"
+            action = graph[0]["potentialAction"]
+            assert action["target"]["urlTemplate"] == BASE + "search/?q={query}"
+            assert action["query-input"] == "required name=query"
         elif relative.startswith("guides/"):
             assert kinds == ["Article", "BreadcrumbList"], relative
             assert head.meta["og:type"] == "article"
@@ -282,11 +286,15 @@ def test_a_logo_that_is_missing_or_outside_the_root_is_refused(workspace: Path, 
         Project(root)
 
 
-def test_every_page_has_a_content_policy_that_runs_no_script(site: Path):
+def test_every_page_has_a_content_policy_that_runs_no_script_but_search(site: Path):
     for relative, text in pages_of(site).items():
         policy = head_of(text).meta["Content-Security-Policy"]
         rules = dict(rule.strip().split(" ", 1) for rule in policy.split(";"))
         assert rules["default-src"] == "'self'", relative
+        if relative == "search/index.html":
+            assert rules["script-src"] == "'self' 'wasm-unsafe-eval'"
+            assert re.findall(r"<script[^>]*>", text) == ['<script type="module" src="search.js">']
+            continue
         assert rules["script-src"] == "'none'", relative
         assert rules["object-src"] == "'none'" and rules["base-uri"] == "'none'"
         # Nothing but JSON-LD data sits in a script element.
