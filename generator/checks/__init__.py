@@ -54,7 +54,7 @@ __getattr__, __dir__ = lazy_exports(
         "doc_evidence": "engine",
         "findings_cache": "runner",
         "has_errors": "engine",
-        "judge_guides": "judge",
+        "judge_guides": "asking",
         "marked": "evidence",
         "staleness_findings": "engine",
         "verdict_key": "engine",

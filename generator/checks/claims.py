@@ -76,6 +76,7 @@ SKIP = frozenset(
 RUN_END = frozenset(
     ["every", "each", "all", "any", "some", "no", "per", "while", "when", "instead", "than", "less"]
     + ["more", "fewer", "ago", "earlier", "later", "faster", "slower", "longer", "shorter"]
+    + ["rather", "versus", "vs", "today", "now", "overnight", "automatically"]
 )
 # Words a subject may be called by in place of the company's name ("the company tripled").
 COMPANY_WORDS = frozenset(
@@ -117,14 +118,27 @@ def noun_run(text: str, end: int) -> tuple[str, ...]:
             continue
         if lowered in STOP or lowered in RUN_END or any(ch.isdigit() for ch in token):
             break
-        if lowered.endswith("ly") and run:
-            break
+        if run and (lowered.endswith("ly") or (lowered.endswith("ed") and len(lowered) > 5)):
+            break  # "the time needed": a participle after the noun is not its head
         if not lowered.endswith("ly"):
             run.append(token)
         previous = match.end()
-        if len(run) == 4:
-            break
+        if len(run) == 4 or plural(token):
+            break  # a plural ends its noun phrase: "transactions reconcile", "days cut"
     return tuple(stem(token) for token in run)
+
+
+def plural(token: str) -> bool:
+    """Return True for a plural noun form ("transactions", "GPUs"), not "class" or "bus"."""
+    if len(token) > 2 and token[-1] == "s" and token[-2].isupper():
+        return True
+    lowered = token.casefold()
+    return (
+        token.islower()
+        and len(lowered) > 3
+        and lowered.endswith("s")
+        and not lowered.endswith(("ss", "us", "is", "ics", "ous"))
+    )
 
 
 def noun_after(text: str, q: Quantity) -> str:
@@ -136,7 +150,8 @@ def _subject(text: str, start: int) -> str:
     """Return the stem of the content word just before a figure, or ""."""
     before = WORD.findall(text[max(0, start - 60) : start])
     for token in reversed(before[-3:]):
-        if token.casefold() not in STOP and not token.casefold().endswith("ly"):
+        lowered = token.casefold()
+        if lowered not in STOP and lowered not in RUN_END and not lowered.endswith("ly"):
             return stem(token)
     return ""
 
@@ -389,6 +404,8 @@ def derived(claim: Quantity, evidence: tuple[Quantity, ...]) -> bool:
         percents = [v for q in evidence if q.figure.unit == "%" for v in _values(q)]
         if any(value == 100 - p for p in percents):
             return True
+        if "point" not in claim.figure.text.casefold():
+            return False  # the difference of two percentages is in points ("10 points")
         return any(value == abs(a - b) for a in percents for b in percents if a != b)
     scale = SECONDS.get(claim.noun)
     if claim.figure.unit or scale is None:

@@ -71,6 +71,17 @@ READER_UNITS = frozenset(
 )
 
 
+# What our framing counts: "the two figures the write-up leans on", "three choices worth
+# discussing" count parts of the story, not anything the company measured.
+FRAMING_NOUNS = frozenset(
+    stem(w)
+    for w in ["figure", "number", "metric", "lesson", "idea", "choice", "decision", "theme"]
+    + ["thread", "question", "trade-off", "tradeoff", "takeaway", "detail", "thing", "way"]
+    + ["side", "move", "lever", "habit", "reason", "mistake", "principle", "insight", "angle"]
+    + ["signal", "skill", "aspect", "part", "concept", "topic", "habit", "pattern", "story"]
+)
+
+
 # Metric and tier identifiers are names, not figures: p99 latency, P99.9, L2 cache, BM25.
 METRIC_ID = re.compile(
     r"(?i)(?:p\d{1,2}(?:\.\d+)?|l[1-9]|bm\d{2}|top-?\d{1,3}|f[12]|ndcg@?\d*|mrr@?\d*"
@@ -139,7 +150,7 @@ def check_figures(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
                         about = shared.about_company(sentence)
                     if instruction is None:
                         instruction = not reports and is_instruction(sentence)
-                    if not about or instruction:
+                    if not about or instruction or noun_after(sentence, q) in FRAMING_NOUNS:
                         continue
                 key = (q.figure.text, q.approx)
                 if key not in verdicts:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 
+from generator.checks.accounts import FIXES as ACCOUNT_FIXES
+from generator.checks.accounts import account_shifts
 from generator.checks.base import (
     CheckContext,
     Evidence,
@@ -15,8 +16,15 @@ from generator.checks.base import (
     record_file,
     sentences,
 )
+from generator.checks.bindings import hedge_shifts, moved_figures, off_quote, unquoted_figures
+from generator.checks.claimnames import (
+    all_terms,
+    company_pattern,
+    contains,
+    named_terms,
+    proper_nouns,
+)
 from generator.checks.claims import (
-    COMPANY_WORDS,
     GENERIC_NOUNS,
     MAX_RECORD_NUMBERS,
     derived,
@@ -25,13 +33,30 @@ from generator.checks.claims import (
     quantities,
     too_many_numbers,
 )
-from generator.checks.joins import LEAD, borrowed, borrowed_subject, co_evidence, misplaced
-from generator.checks.lexicon import (
-    KNOWN_COMPANIES,
-    TECH_TERMS_TUPLE,
-    introduced_phrases,
-    unknown_phrase,
+from generator.checks.claimwords import (
+    BENEFITS,
+    BOUNDS,
+    CAUSE,
+    EVIDENCE_CAUSE,
+    GAINS,
+    KIND_PHRASE,
+    MONTHS_DAYS,
+    NEGATION,
+    OUTCOME_NOUNS,
+    OUTCOMES,
+    POLARITY,
+    polarity_words,
+    superlative,
 )
+from generator.checks.joins import (
+    borrowed,
+    borrowed_subject,
+    co_evidence,
+    misplaced,
+    spliced,
+    with_antecedent,
+)
+from generator.checks.lexicon import KNOWN_COMPANIES, introduced_phrases, unknown_phrase
 from generator.checks.quoting import normalize
 from generator.checks.shifts import FIXES as SHIFT_FIXES
 from generator.checks.shifts import shifts
@@ -45,7 +70,6 @@ from generator.checks.text import (
     align,
     content,
     name_head,
-    parts,
     record_index,
     stem,
     stems,
@@ -53,259 +77,6 @@ from generator.checks.text import (
 )
 from generator.guides.document import REPORTS
 from generator.guides.findings import Finding
-
-NEGATION = frozenset(["not", "no", "never", "without", "none", "cannot", "nor", "neither", "n't"])
-HEDGES = frozenset(
-    [
-        "may",
-        "might",
-        "possibly",
-        "perhaps",
-        "probably",
-        "likely",
-        "unlikely",
-        "reportedly",
-        "apparently",
-        "allegedly",
-        "seemingly",
-        "arguably",
-        "presumably",
-        "supposedly",
-    ]
-)
-QUANTIFIERS = frozenset(
-    [
-        "only",
-        "alone",
-        "solely",
-        "exclusively",
-        "all",
-        "every",
-        "some",
-        "rarely",
-        "always",
-        "seldom",
-        "sometimes",
-        "often",
-        "usually",
-    ]
-)
-POLARITY = NEGATION | HEDGES | QUANTIFIERS
-SUPERLATIVES = frozenset(
-    [
-        "first",
-        "largest",
-        "biggest",
-        "fastest",
-        "best",
-        "greatest",
-        "highest",
-        "lowest",
-        "smallest",
-        "cheapest",
-        "strongest",
-        "unprecedented",
-        "unmatched",
-        "unrivalled",
-        "unrivaled",
-        "unparalleled",
-        "record-breaking",
-        "world-first",
-        "industry-first",
-        "industry-leading",
-        "world-class",
-        "state-of-the-art",
-        "groundbreaking",
-        "revolutionary",
-        "pioneering",
-        "breakthrough",
-        "never-before-seen",
-    ]
-)
-SUPERLATIVES |= frozenset(
-    ["best-in-class", "world-leading", "market-leading", "all-time", "record-setting"]
-    + ["record-breaking", "peerless", "unequalled", "unequaled", "unbeaten", "unsurpassed"]
-    + ["second-to-none", "top-tier", "foremost", "finest", "unique", "one-of-a-kind"]
-)
-# Words ending in -est that are not superlatives.
-NOT_SUPERLATIVE = frozenset(
-    ["interest", "test", "request", "quest", "rest", "honest", "modest", "manifest", "digest"]
-    + ["harvest", "forest", "protest", "contest", "invest", "suggest", "arrest", "attest"]
-    + ["chest", "guest", "nest", "west", "pest", "vest", "crest", "priest", "behest", "unrest"]
-    + ["ingest", "conquest", "inquest", "backtest", "pretest", "retest", "bequest", "earnest"]
-    + ["midwest", "southwest", "northwest", "detest", "divest", "infest", "molest", "jest"]
-    + ["zest", "lest", "wrest", "crest", "latest", "interest", "stress-test", "load-test"]
-)
-KIND_PHRASE = re.compile(
-    r"(?i)\bof\s+its\s+kind\b|\bin\s+the\s+(?:world|industry|market)\b|\bever\b"
-    r"|\b(?:no|not\s+a)\s+(?:one|other|competitor|rival|company|team|system)s?\s+(?:else\s+)?"
-    r"|\bnobody\s+else\b|\bunlike\s+any\b|\bsecond\s+to\s+none\b|\bthe\s+world['’]s\b"
-    r"|\bahead\s+of\s+(?:every|all|its|the)\s+(?:\w+\s+)?(?:competitors?|rivals?|industry|others?|peers?)\b"
-    r"|\b(?:leads?|led|leading)\s+the\s+(?:industry|market|field|world)\b|\bset\s+a\s+(?:new\s+)?record\b"
-    r"|\ba\s+(?:new\s+)?record\b|\banywhere\b|\b(?:the|its|their)\s+most\s+(?!of\b)[a-z-]+"
-    r"|\bmost\s+[a-z-]+(?:ive|ent|ant|ful|ous|able|ible|ic|al)\b|\bnumber\s+one\b"
-)
-
-
-def superlative(token: str) -> bool:
-    """Return True for a superlative word: listed, or an adjective's -est form ("busiest")."""
-    lowered = token.casefold()
-    if lowered in SUPERLATIVES:
-        return True
-    for piece in lowered.split("-"):
-        if piece in SUPERLATIVES:
-            return True
-        if len(piece) >= 5 and piece.endswith("est") and piece not in NOT_SUPERLATIVE:
-            return not token[:1].isupper() or piece.endswith("iest")
-    return False
-
-
-SEQUENCE_AFTER = frozenset(["then", "next", "later", "afterwards", "second", "finally"])
-
-
-def in_sequence(tokens: list[str] | tuple[str, ...], at: int) -> bool:
-    """Return True when "first" orders steps ("first calling …, then …"), not a superlative."""
-    if tokens[at].casefold() != "first":
-        return False
-    if at and tokens[at - 1].casefold() in ("the", "its", "their", "a", "his", "her"):
-        return False  # "the first company to …"
-    later = [t.casefold() for t in tokens[at + 1 :]]
-    return bool(later) and (later[0].endswith("ing") or any(t in SEQUENCE_AFTER for t in later))
-
-
-# A cause credited in a claim ("thanks to Redis") needs a cause stated in its evidence.
-CAUSE = re.compile(
-    r"(?i)\b(?:thanks\s+to|because\s+of|due\s+to|owing\s+to|powered\s+by|enabled\s+by"
-    r"|made\s+possible\s+by|credit(?:ed)?\s+(?:goes\s+)?to)\b"
-)
-EVIDENCE_CAUSE = re.compile(
-    r"(?i)\b(?:thanks\s+to|because|due\s+to|owing\s+to|powered\s+by|enabled\s+by|since"
-    r"|so\s+that|as\s+a\s+result|by\s+\w+ing|through|using|with)\b"
-)
-# Bounds that hedge a figure: "at least three" for the evidence's "up to three" is a flip.
-BOUNDS = re.compile(r"(?i)\b(?:up\s+to|at\s+least|at\s+most|as\s+many\s+as|no\s+more\s+than)\b")
-OUTCOMES = frozenset(
-    stem(w)
-    for w in [
-        "reduced",
-        "reduces",
-        "cut",
-        "cuts",
-        "lowered",
-        "lowers",
-        "improved",
-        "improves",
-        "increased",
-        "increases",
-        "boosted",
-        "boosts",
-        "eliminated",
-        "eliminates",
-        "saved",
-        "saves",
-        "halved",
-        "halves",
-        "doubled",
-        "doubles",
-        "tripled",
-        "triples",
-        "quadrupled",
-        "accelerated",
-        "accelerates",
-        "sped",
-        "prevented",
-        "prevents",
-        "raised",
-        "raises",
-        "decreased",
-        "decreases",
-        "slashed",
-        "slashes",
-        "shrank",
-        "shrunk",
-        "achieved",
-        "achieves",
-        "outperformed",
-        "outperforms",
-        "surpassed",
-        "exceeded",
-        "beat",
-        "beats",
-        "avoided",
-        "avoids",
-        "removed",
-        "removes",
-        "fixed",
-        "fixes",
-        "solved",
-        "solves",
-        "rose",
-        "grew",
-        "fell",
-        "dropped",
-        "climbed",
-        "jumped",
-        "soared",
-        "plunged",
-        "plummeted",
-        "gained",
-        "lifted",
-        "trimmed",
-        "minimised",
-        "minimized",
-        "maximised",
-        "maximized",
-        "delivered",
-        "yielded",
-        "freed",
-        "unlocked",
-        "ended",
-        "stopped",
-        "erased",
-        "resolved",
-        "streamlined",
-        "simplified",
-        "won",
-        "earned",
-        "generated",
-    ]
-)
-# What a business or an on-call rota gains: an outcome the record must state to be reported.
-OUTCOME_NOUNS = frozenset(
-    stem(w)
-    for w in ["revenue", "profit", "profits", "churn", "retention", "engagement", "satisfaction"]
-    + ["conversion", "conversions", "sales", "margin", "margins", "outage", "outages"]
-    + ["incident", "incidents", "downtime", "uptime", "productivity", "morale", "complaints"]
-    + ["tickets", "pages", "on-call", "bill", "bills", "spend", "headcount", "signups"]
-    + ["adoption", "loyalty", "trust", "happiness", "burnout", "attrition", "toil", "roi"]
-    + ["customers", "customer", "users", "user", "subscribers", "growth", "savings", "nps"]
-)
-# Nouns that name any stated improvement: the evidence's outcome verb says which.
-GAINS = frozenset(stem(w) for w in ["gains", "gain", "improvement", "improvements"])
-MONTHS_DAYS = frozenset(
-    [
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-        "sunday",
-        "i",
-    ]
-)
 
 
 @dataclass(frozen=True)
@@ -326,84 +97,6 @@ class Claim:
     evidence: str = ""
     verbatim: bool = False
     problems: list[Problem] = field(default_factory=list)
-
-
-DIGIT_NAME = re.compile(r"\d+(?![KMBTG]\Z|[KMGTP]B\Z|[GMk]W\Z|[GM]Hz\Z)[A-Z][A-Za-z]*")
-
-
-def _proper_nouns(claim: str) -> list[str]:
-    """Return the capitalised names, acronyms and product names of a sentence."""
-    found = []
-    initial = True
-    for chunk in claim.split():
-        for token in words(chunk):
-            for piece in parts(token) if "-" in token else [token]:
-                letters = name_head(piece)
-                if not letters or not (letters[0].isalpha() or DIGIT_NAME.fullmatch(letters)):
-                    continue  # words, and names that open with a digit ("5D", not "40K")
-                mixed = any(ch.isupper() for ch in letters[1:]) or any(
-                    ch.isdigit() for ch in letters
-                )
-                if (letters[0].isupper() and not initial) or (mixed and len(letters) > 1):
-                    found.append(letters)
-            initial = False
-        if chunk.endswith((":", ".", "!", "?", "“", '"')) or chunk in ("-", "–", "—"):
-            initial = True
-    return found
-
-
-@lru_cache(maxsize=16)
-def all_terms(vocabulary: tuple[str, ...]) -> tuple[str, ...]:
-    """Return the database's techniques and stack with the common engineering terms."""
-    return tuple(sorted({*vocabulary, *TECH_TERMS_TUPLE}))
-
-
-@lru_cache(maxsize=16)
-def _phrases(vocabulary: tuple[str, ...]) -> dict[str, list[tuple[str, ...]]]:
-    index: dict[str, list[tuple[str, ...]]] = {}
-    for term in vocabulary:
-        key = tuple(stems(term))
-        if key:
-            index.setdefault(key[0], []).append(key)
-    return index
-
-
-def _terms(claim_stems: list[str], vocabulary: tuple[str, ...]) -> list[tuple[str, ...]]:
-    """Return the database's technical terms a claim names."""
-    index = _phrases(vocabulary)
-    found = []
-    for i, token in enumerate(claim_stems):
-        for phrase in index.get(token, ()):
-            if tuple(claim_stems[i : i + len(phrase)]) == phrase:
-                found.append(phrase)
-    return found
-
-
-def _contains(haystack: tuple[str, ...], phrase: tuple[str, ...]) -> bool:
-    n = len(phrase)
-    return any(tuple(haystack[i : i + n]) == phrase for i in range(len(haystack) - n + 1))
-
-
-def _company_pattern(companies: tuple[str, ...]) -> re.Pattern[str] | None:
-    names = [re.escape(c) for c in sorted(companies, key=len, reverse=True) if c.strip()]
-    if not names:
-        return None
-    return re.compile(rf"(?<![\w])(?:{'|'.join(names)})(?![\w])", re.IGNORECASE)
-
-
-company_pattern = lru_cache(maxsize=16)(_company_pattern)
-
-
-def _polarity(tokens: list[str] | tuple[str, ...]) -> dict[str, str]:
-    """Map each polarity class of a text ("not" for every negation) to the word that says it."""
-    found: dict[str, str] = {}
-    for token in tokens:
-        lowered = token.casefold().replace("’", "'")
-        if lowered.endswith("n't"):
-            found.setdefault("not", token)
-        elif lowered in POLARITY:
-            found.setdefault("not" if lowered in NEGATION else lowered, token)
-    return found
 
 
 def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> list[Problem]:
@@ -445,7 +138,8 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
                 Problem("figures.claim", q.figure.text, f"{q.figure.text!r} is not stated there")
             )
     # Polarity: negations, hedges and quantifiers must agree with the evidence.
-    claim_polarity, evidence_polarity = _polarity(claim_tokens), _polarity(evidence_tokens)
+    claim_polarity = polarity_words(claim_tokens)
+    evidence_polarity = polarity_words(evidence_tokens, evidence=True)
     for word in sorted(claim_polarity.keys() - evidence_polarity.keys()):
         said = claim_polarity[word]
         problems.append(Problem("grounding.polarity", said, f"{said!r} is not in the evidence"))
@@ -489,6 +183,10 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
             )
     for token in claim_tokens:
         key = stem(token)
+        if token.casefold() in BENEFITS and key not in index.vocabulary:
+            problems.append(
+                Problem("grounding.claim", token, f"outcome {token!r} is not in the record")
+            )
         if key in OUTCOME_NOUNS and key not in evidence_stems and key not in index.vocabulary:
             problems.append(
                 Problem("grounding.claim", token, f"outcome {token!r} is not in the evidence")
@@ -531,7 +229,7 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
                 )
     named: list[tuple[str, tuple[str, ...]]] = []
     own_stems = {s for name in (ctx.source.company, ctx.source.publisher_name) for s in stems(name)}
-    for name in _proper_nouns(claim):
+    for name in proper_nouns(claim):
         key = name.casefold()
         if key in MONTHS_DAYS or normalize(name) in own:
             continue
@@ -562,15 +260,17 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
             problems.append(
                 Problem("grounding.term", phrase, f"{phrase!r} is not named in the record")
             )
-    for phrase in _terms(claim_stems, all_terms(ctx.vocabulary)):
+    for phrase in named_terms(claim_stems, all_terms(ctx.vocabulary)):
         text = " ".join(phrase)
-        if not _contains(index.sequence, phrase):
+        if not contains(index.sequence, phrase):
             problems.append(
                 Problem("grounding.term", text, f"technical term {text!r} is not in the record")
             )
         else:
             named.append((text, phrase))
     problems += [Problem(*p) for p in shifts(claim, unit.text, _dates(ctx))]
+    problems += [Problem(*p) for p in account_shifts(claim, unit.text)]
+    problems += [Problem(*p) for p in hedge_shifts(claim, unit.text)]
     problems += [Problem(*p) for p in borrowed(claim, unit, index, own_stems)]
     problems += [Problem(*p) for p in misplaced(claim, unit, named, own_stems)]
     if result:
@@ -627,8 +327,19 @@ def _closest_clause(text: str, claim_set: set[str], tokens: tuple[str, ...]) -> 
 def _evidence_units(claim: str, guide: ParsedGuide, index: RecordIndex) -> list[tuple[float, Unit]]:
     """Return the record sentences a claim may rest on: its drafted quote first, then the best."""
     units: list[tuple[float, Unit]] = []
+    for item in _drafted(claim, guide, index):
+        quoted = normalize(item.quote).strip(" .")
+        holders = [unit for unit in index.units if quoted in unit.norm]
+        units.extend((float("inf"), unit) for unit in holders or [_unit(item.quote)])
+    units.extend(align(content(stems(claim)), index))
+    return units
+
+
+def _drafted(claim: str, guide: ParsedGuide, index: RecordIndex) -> list[Evidence]:
+    """Return the drafted statements (with their record quotes) a claim is, or was edited from."""
     key = normalize(claim)
     claim_stems = set(content(stems(claim)))
+    out = []
     for item in guide.evidence:
         quoted = normalize(item.quote).strip(" .")
         if not quoted or quoted not in index.norm_text:
@@ -636,12 +347,9 @@ def _evidence_units(claim: str, guide: ParsedGuide, index: RecordIndex) -> list[
         drafted = set(content(stems(item.text)))
         same = normalize(item.text) == key
         # An edited statement keeps its drafted quote while most of its words remain.
-        if not same and len(claim_stems & drafted) < 0.6 * max(1, len(drafted | claim_stems)):
-            continue
-        holders = [unit for unit in index.units if quoted in unit.norm]
-        units.extend((float("inf"), unit) for unit in holders or [_unit(item.quote)])
-    units.extend(align(content(stems(claim)), index))
-    return units
+        if same or len(claim_stems & drafted) >= 0.6 * max(1, len(drafted | claim_stems)):
+            out.append(item)
+    return out
 
 
 def _judge(claim: str, guide: ParsedGuide, index: RecordIndex, ctx: CheckContext) -> Claim:
@@ -660,13 +368,38 @@ def _judge(claim: str, guide: ParsedGuide, index: RecordIndex, ctx: CheckContext
         if not problems:
             break
     assert best is not None
+    best.problems += [Problem(*p, whole=True) for p in moved_figures(claim, tuple(index.texts))]
+    quotes = tuple(item.quote for item in _drafted(claim, guide, index))
+    best.problems += [Problem(*p, whole=True) for p in unquoted_figures(claim, quotes)]
+    for quoted in off_quote(claim, quotes, index):
+        said = f"its quote {quote(quoted, 80)} is about another record sentence"
+        best.problems.append(Problem("grounding.claim", quoted, said, whole=True))
     if best.problems and all(p.rule in JOIN_RULES for p in best.problems):
         joined = co_evidence(claim, ranked[0][1], index, tuple(ctx.source.scale))
         if joined is not None:
             problems = _problems(claim, joined, index, ctx)
             if len(problems) < len(best.problems):
                 best = Claim(claim, joined.text, False, problems)
+    if best.problems and all(_named_back(p) for p in best.problems):
+        # "… reduced the effect." speaks of what the sentence before it names; that sentence
+        # may name what the claim's words refer to, never give its result another subject.
+        for _, unit in ranked[:2]:
+            joined = with_antecedent(unit, index)
+            if joined is None:
+                continue
+            problems = _problems(claim, joined, index, ctx)
+            if not problems:
+                best = Claim(claim, joined.text, False, problems)
+                break
     return best
+
+
+def _named_back(problem: Problem) -> bool:
+    """Return True for a problem that the sentence an evidence refers back to may clear: an
+    outcome or a word pair it names, not the claim's subject."""
+    if problem.rule == "grounding.claim":
+        return problem.message.startswith("outcome")
+    return problem.rule == "grounding.joined" and problem.message.endswith("than this one")
 
 
 def is_verbatim_claim(claim: str, index: RecordIndex) -> bool:
@@ -694,46 +427,10 @@ def analyze(guide: ParsedGuide, ctx: CheckContext) -> list[Claim]:
                 split = [_judge(c, guide, index, ctx) for c in clauses]
                 if not any(c.problems for c in split):
                     judged.problems = [p for p in judged.problems if p.whole]
-                    judged.problems += _spliced(sentence, clauses, split, ctx)
+                    evidence = [c.evidence for c in split]
+                    judged.problems += [Problem(*p) for p in spliced(sentence, clauses, evidence)]
         claims.append(judged)
     return claims
-
-
-def _spliced(
-    sentence: str, clauses: list[str], judged: list[Claim], ctx: CheckContext
-) -> list[Problem]:
-    """Find a clause with no subject of its own ("…, and cut storage by 31%") whose evidence
-    gives its verb another subject than the sentence's: a result spliced onto a subject."""
-    opening = [stem(w) for w in words(LEAD.sub("", LEAD_IN.sub("", sentence.strip())))[:6]]
-    subject = {w for w in opening[:4] if w not in STOP}
-    if not subject:
-        return []
-    problems = []
-    for clause, claim in zip(clauses[1:], judged[1:], strict=True):
-        first = words(clause)[:1]
-        if not first or not first[0].islower():
-            continue
-        verb = stem(first[0])
-        if verb not in OUTCOMES and not first[0].endswith("ed"):
-            continue
-        tokens = [t for t in words(claim.evidence) if t.casefold() not in STOP]
-        keys = [stem(t) for t in tokens]
-        if verb in keys:
-            at = keys.index(verb)
-            head = next((k for k in reversed(keys[:at]) if not k.endswith("ly")), "")
-            if not head or head in subject or head in COMPANY_WORDS:
-                continue
-        elif subject & set(keys):
-            continue
-        problems.append(
-            Problem(
-                "grounding.joined",
-                clause,
-                f"{clause!r} has no subject of its own, and its evidence says who did it: "
-                "not the subject of this sentence",
-            )
-        )
-    return problems
 
 
 def _best_unit(sentence: str, index: RecordIndex) -> str:
@@ -755,6 +452,7 @@ FIXES = {
     "grounding.joined": "report each source sentence separately; do not credit one sentence's "
     "result to another's subject",
     **SHIFT_FIXES,
+    **ACCOUNT_FIXES,
 }
 
 

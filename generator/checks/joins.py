@@ -6,7 +6,19 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from generator.checks.text import LEAD_IN, STOP, RecordIndex, Unit, _unit, stem, stems, words
+from generator.checks.claims import COMPANY_WORDS
+from generator.checks.claimwords import OUTCOMES
+from generator.checks.text import (
+    LEAD_IN,
+    STOP,
+    RecordIndex,
+    Unit,
+    _text_names,
+    _unit,
+    stem,
+    stems,
+    words,
+)
 
 BREAK = re.compile(r"[,;:()\[\]]|\.\s|\s[-–—]\s")
 JOINED = "grounding.joined"
@@ -23,14 +35,41 @@ def _chunks(text: str) -> tuple[tuple[str, ...], ...]:
     return tuple(out)
 
 
+# Adverbs and discourse words that join any two phrases: a pair with one says nothing of
+# which sentence a claim's words come from ("hours instead", "now takes").
+LINKERS = frozenset(
+    ["instead", "rather", "now", "still", "even", "only", "already", "today", "again"]
+    + ["currently", "then", "later", "first", "roughly", "nearly", "almost", "approximately"]
+)
+# A reporting lead-in says who reports, not what: "The team says", "Stripe reports that".
+REPORTING = re.compile(
+    r"^\W*(?:(?:the|its|their)\s+)?(?:[\w-]+\s+){0,2}?(?:team|company|authors?|engineers"
+    r"|write-?up|post|article|paper|blog|[A-Z][\w-]*)\s+(?:says?|said|reports?|reported"
+    r"|writes?|wrote|notes?|noted|explains?|explained|describes?|described|estimates?"
+    r"|estimated|states?|stated)\s+(?:that\s+)?",
+)
+
+
+def reported_part(text: str) -> str:
+    """Return a claim without its lead-ins ("According to X,", "The team says that")."""
+    core = LEAD_IN.sub("", text.strip())
+    return REPORTING.sub("", core, count=1) or core
+
+
+def _content_pair(a: str, b: str) -> bool:
+    return not (
+        a in STOP or b in STOP or a in LINKERS or b in LINKERS or a[:1].isdigit() or b[:1].isdigit()
+    )
+
+
 @lru_cache(maxsize=16384)
 def bigrams(text: str) -> frozenset[tuple[str, str]]:
-    """Return the pairs of adjacent words of a text (as stems) that are both content words."""
+    """Return the pairs of adjacent content words of a text (as stems), figures aside."""
     pairs = set()
     for chunk in BREAK.split(text):
         stemmed = stems(chunk)
         for a, b in zip(stemmed, stemmed[1:], strict=False):
-            if a not in STOP and b not in STOP:
+            if _content_pair(a, b):
                 pairs.add((a, b))
     return frozenset(pairs)
 
@@ -38,10 +77,14 @@ def bigrams(text: str) -> frozenset[tuple[str, str]]:
 def borrowed(
     claim: str, unit: Unit, index: RecordIndex, own: set[str]
 ) -> list[tuple[str, str, str]]:
-    """Find word pairs of a claim that another record sentence holds and its evidence lacks."""
+    """Find word pairs of a claim that another record sentence holds and its evidence lacks.
+
+    The record's titles name its main subject, so their pairs may join any claim about it.
+    """
     evidence = bigrams(unit.text)
+    titles = frozenset().union(*(bigrams(t) for t in index.titles))
     found = []
-    for a, b in sorted(bigrams(claim) - evidence):
+    for a, b in sorted(bigrams(reported_part(claim)) - evidence - titles):
         if a in own or b in own or (a in unit.all_stems and b in unit.all_stems):
             continue
         if any((a, b) in bigrams(other.text) for other in index.units if other is not unit):
@@ -102,14 +145,19 @@ def _verbish(token: str) -> bool:
 
 
 def subject_of(unit: Unit, index: RecordIndex) -> frozenset[str]:
-    """Return a record sentence's subject stems, a pronoun resolved to the subject before it."""
+    """Return a record sentence's subject stems, a pronoun resolved to the sentence before it.
+
+    A pronoun may stand for that sentence's subject or for a name it introduces ("Stripe built
+    Ledger, … It processes …").
+    """
     units = index.units
     if not PRONOUN.match(unit.text) or unit not in units:
         return frozenset(opening(unit.text))
     at = units.index(unit)
     for before in reversed(units[:at]):
         if not PRONOUN.match(before.text):
-            return frozenset(opening(before.text)) | STAND_INS
+            names = {s for name in _text_names(before.text) for s in stems(name)}
+            return frozenset(opening(before.text)) | names | STAND_INS
     return STAND_INS
 
 
@@ -117,12 +165,14 @@ def borrowed_subject(
     claim: str, unit: Unit, index: RecordIndex, own: set[str]
 ) -> list[tuple[str, str, str]]:
     """Find a claim's opening word (its subject) taken from another sentence than its result."""
-    opening = words(LEAD.sub("", LEAD_IN.sub("", claim.strip())))[:1]
+    opening = words(LEAD.sub("", reported_part(claim)))[:1]
     if not opening:
         return []
     key = stems(opening[0])[-1] if stems(opening[0]) else ""
     if not key or key in STOP or key in own or key in unit.all_stems:
         return []
+    if any(key in stems(title) for title in index.titles):
+        return []  # the system a record is about may carry any of its results
     if PRONOUN.match(unit.text) and key in subject_of(unit, index):
         return []  # "The team reports …" for "They report …"
     if not any(key in other.all_stems for other in index.units if other is not unit):
@@ -131,12 +181,24 @@ def borrowed_subject(
     return [(JOINED, word, f"{word!r} comes from another sentence of the record than the result")]
 
 
+# Where a phrase ends for its neighbours: a parenthesis names the phrase before it, so it
+# does not break it.
+PHRASE_BREAK = re.compile(r"[,;:\[\]]|\.\s|\s[-–—]\s")
+
+
+@lru_cache(maxsize=16384)
 def _sequence(text: str) -> tuple[str, ...]:
-    return tuple(s for chunk in _chunks(text) for s in chunk)
+    """Return a text's content stems, phrase by phrase, with "" where punctuation breaks them."""
+    out: list[str] = []
+    for chunk in PHRASE_BREAK.split(text):
+        out.extend(s for s in stems(chunk) if s not in STOP)
+        out.append("")
+    return tuple(out)
 
 
 def _neighbours(sequence: tuple[str, ...], phrase: tuple[str, ...]) -> list[tuple[str, str]]:
-    """Return the content stems before and after each place a phrase occurs in a sequence."""
+    """Return the content stems before and after each place a phrase occurs in a sequence
+    ("" across punctuation: words of another phrase are no neighbours)."""
     n = len(phrase)
     out = []
     for i in range(len(sequence) - n + 1):
@@ -144,6 +206,30 @@ def _neighbours(sequence: tuple[str, ...], phrase: tuple[str, ...]) -> list[tupl
             before = sequence[i - 1] if i > 0 else ""
             after = sequence[i + n] if i + n < len(sequence) else ""
             out.append((before, after))
+    return out
+
+
+# A name the evidence gives to the phrase before it: "an architecture (Kunlun)", "a platform
+# called Shepherd". The name may stand wherever that phrase stands.
+ALIAS = r"(?:\(\s*{0}\s*\)|\b(?:called|named|dubbed|known\s+as)\s+(?:the\s+)?{0}\b)"
+
+
+def _alias(name: str, text: str) -> bool:
+    return re.search(ALIAS.format(re.escape(name)), text, re.IGNORECASE) is not None
+
+
+def _named_phrase(sequence: tuple[str, ...], phrase: tuple[str, ...]) -> set[str]:
+    """Return the stems of the phrase just before each place a name stands in a sequence."""
+    n = len(phrase)
+    out: set[str] = set()
+    for i in range(len(sequence) - n + 1):
+        if sequence[i : i + n] == phrase:
+            before = []
+            for word in reversed(sequence[max(0, i - 8) : i]):
+                if not word:
+                    break
+                before.append(word)
+            out.update(before)
     return out
 
 
@@ -170,6 +256,10 @@ def misplaced(
         stated = _neighbours(evidence_sequence, phrase)
         befores = {b for b, _ in stated}
         afters = {a for _, a in stated}
+        if _alias(name, unit.text):  # "the Kunlun architecture" for "an architecture (Kunlun)"
+            named_phrase = _named_phrase(evidence_sequence, phrase)
+            befores |= named_phrase
+            afters |= named_phrase
         others = [
             p
             for n, p in phrases.items()
@@ -202,21 +292,76 @@ def co_evidence(claim: str, unit: Unit, index: RecordIndex, scale: tuple[str, ..
     subject before it), and on the scale items whose figures it states.
     """
     subject = set(opening(claim))
-    if not subject or not subject & subject_of(unit, index):
-        return None
     scale_items = set(scale)
     figures = set(DIGITS.findall(claim))
-    others = [
-        other.text
-        for other in index.units
-        if other is not unit
-        and other.text not in index.titles
-        and (
-            subject & subject_of(other, index)
-            if other.text not in scale_items
-            else bool(figures & set(DIGITS.findall(other.text)))
-        )
-    ]
+    stated = set(DIGITS.findall(unit.text))
+    shared = bool(subject) and bool(subject & subject_of(unit, index))
+    others = []
+    for other in index.units:
+        if other is unit or other.text in index.titles:
+            continue
+        if other.text in scale_items:
+            # A scale item that restates the evidence's own figures is the same fact.
+            items = set(DIGITS.findall(other.text))
+            if figures & items and (shared or items <= stated):
+                others.append(other.text)
+        elif shared and subject & subject_of(other, index):
+            others.append(other.text)
     if not others:
         return None
     return _unit(". ".join(t.rstrip(". ") for t in [unit.text, *others]) + ".")
+
+
+# A sentence that refers back to the one before it: a pronoun subject, or a definite noun that
+# names what that sentence described ("… reduced the effect", "this problem").
+ANAPHOR = re.compile(
+    r"(?i)^\W*(?:this|that|these|those|it|they)\b|\b(?:the|this|that|these|those)\s+"
+    r"(?:effect|effects|problem|problems|issue|issues|bias|gap|trend|behaviou?r|pattern"
+    r"|bottleneck|limitation|risk|symptom|impact)\b"
+)
+
+
+def with_antecedent(unit: Unit, index: RecordIndex) -> Unit | None:
+    """Join a record sentence that refers back with the sentence before it, or return None."""
+    units = index.units
+    if unit not in units or not ANAPHOR.search(unit.text):
+        return None
+    at = units.index(unit)
+    if at == 0 or units[at - 1].text in index.titles:
+        return None
+    before = units[at - 1].text
+    return _unit(f"{before.rstrip('. ')}. {unit.text}")
+
+
+def spliced(sentence: str, clauses: list[str], evidence: list[str]) -> list[tuple[str, str, str]]:
+    """Find a clause with no subject of its own ("…, and cut storage by 31%") whose evidence
+    gives its verb another subject than the sentence's: a result spliced onto a subject."""
+    opening = [stem(w) for w in words(LEAD.sub("", LEAD_IN.sub("", sentence.strip())))[:6]]
+    subject = {w for w in opening[:4] if w not in STOP}
+    if not subject:
+        return []
+    problems = []
+    for clause, text in zip(clauses[1:], evidence[1:], strict=True):
+        first = words(clause)[:1]
+        if not first or not first[0].islower():
+            continue
+        verb = stem(first[0])
+        if verb not in OUTCOMES and not first[0].endswith("ed"):
+            continue
+        keys = [stem(t) for t in words(text) if t.casefold() not in STOP]
+        if verb in keys:
+            at = keys.index(verb)
+            head = next((k for k in reversed(keys[:at]) if not k.endswith("ly")), "")
+            if not head or head in subject or head in COMPANY_WORDS:
+                continue
+        elif subject & set(keys):
+            continue
+        problems.append(
+            (
+                "grounding.joined",
+                clause,
+                f"{clause!r} has no subject of its own, and its evidence says who did it: "
+                "not the subject of this sentence",
+            )
+        )
+    return problems

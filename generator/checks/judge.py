@@ -15,12 +15,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from generator.checks.engine import CheckContext, Evidence, doc_evidence
 from generator.checks.evidence import claim_evidence
 from generator.checks.quoting import normalize
-from generator.checks.runner import check_context
-from generator.core.errors import ConfigError
 from generator.guides.document import REPORTS
 from generator.guides.findings import Finding
 from generator.llm.cache import CachedResponse, ResponseCache, request_key
-from generator.llm.client import env, make_client
 
 JUDGE_VERSION = "judge-2"
 RULE = "grounding.judge"
@@ -128,21 +125,6 @@ class Judge:
         ]
 
 
-def make_judge(project, model: str | None = None) -> Judge:
-    """Build a judge from OPENAI_API_KEY, OPENAI_BASE_URL and the [llm] settings.
-
-    Its client is the drafting one: one deadline per request and the same answer size cap.
-    """
-    key = env("OPENAI_API_KEY")
-    if not key:
-        raise ConfigError("check --judge needs OPENAI_API_KEY (and the [llm] model)", rule="judge")
-    settings = project.settings.llm
-    chosen = (model or "").strip() or os.environ.get("PREPGUIDE_MODEL", "").strip()
-    client = make_client(key, settings)
-    cache = ResponseCache.in_state_dir(project.workspace.state_dir)
-    return Judge(client, chosen or settings.model, cache)
-
-
 def cached_opinions(project, doc, ctx: CheckContext) -> list[Finding]:
     """Return the judge's stored warnings for a guide, without asking the model."""
     path = project.workspace.state_dir / "llm-cache.sqlite3"
@@ -156,27 +138,4 @@ def cached_opinions(project, doc, ctx: CheckContext) -> list[Finding]:
         judge.cache.close()
 
 
-def judge_guides(project, ids: list[str]) -> dict[str, list[Finding]]:
-    """Ask the judge about every reported claim of the named guides; return warnings per id."""
-    judge = make_judge(project)
-
-    async def run() -> dict[str, list[Finding]]:
-        out: dict[str, list[Finding]] = {}
-        try:
-            for guide_id in ids:
-                doc = project.guides.read(guide_id)
-                source = project.source(guide_id)
-                if doc is None or source is None:
-                    continue
-                ctx = check_context(project, source)
-                out[guide_id] = await judge.judge(doc.body, ctx, doc_evidence(doc))
-        finally:
-            await judge.client.close()
-            if judge.cache is not None:
-                judge.cache.close()
-        return out
-
-    return asyncio.run(run())
-
-
-__all__ = ["Judge", "Verdict", "cached_opinions", "judge_guides", "make_judge", "verdict_problem"]
+__all__ = ["Judge", "Verdict", "cached_opinions", "verdict_problem"]

@@ -12,23 +12,33 @@ from __future__ import annotations
 
 import re
 
+from generator.checks.accounts import COMPARISON, account_shifts, comparison_shift
+from generator.checks.accounts import FIXES as ACCOUNT_FIXES
 from generator.checks.analysis import analysis
 from generator.checks.base import CheckContext, ParsedGuide, finding, quote
-from generator.checks.grounding import (
+from generator.checks.bindings import record_hedges
+from generator.checks.claimnames import company_pattern, proper_nouns
+from generator.checks.claimwords import (
     CAUSE,
     KIND_PHRASE,
     MONTHS_DAYS,
     OUTCOME_NOUNS,
-    company_pattern,
+    OUTCOMES,
     in_sequence,
     superlative,
 )
 from generator.checks.grounding import _dates as record_dates
-from generator.checks.grounding import _proper_nouns as proper_nouns
-from generator.checks.lexicon import KNOWN_COMPANIES
+from generator.checks.lexicon import KNOWN_COMPANIES as KNOWN
 from generator.checks.quoting import QUOTED, normalize
+from generator.checks.shifts import (
+    AXES,
+    SENTIMENT,
+    direction_shift,
+    release_shift,
+    sentiment_shift,
+    time_shift,
+)
 from generator.checks.shifts import FIXES as SHIFT_FIXES
-from generator.checks.shifts import direction_shift, release_shift, sentiment_shift, time_shift
 from generator.checks.subjects import (
     IMPERATIVES,
     THE_COMPANY,
@@ -36,7 +46,7 @@ from generator.checks.subjects import (
     is_tool,
     mentions_document,
 )
-from generator.checks.text import GENERIC_ACRONYMS, align, content, stem, stems, words
+from generator.checks.text import GENERIC_ACRONYMS, align, content, name_head, stem, stems, words
 from generator.guides.document import CASE_STUDY, INTERPRETATION, PRACTICE
 from generator.guides.findings import Finding
 
@@ -47,14 +57,14 @@ CLAUSE_START = re.compile(
     r"|because|as|where|after|before|the\s+way)\b)"
 )
 CLAUSE_END = re.compile(
-    r"[;:()]|\s[-–—]\s|,\s+(?:and|but|then|so)\s+(?=[a-z])|,\s+(?=[a-z]+\s)"
+    r"[;:()]|\s[-–—]\s|,\s+(?:and|but|then|so)\s+(?=[a-z])|,\s+(?!which|who|whose)(?=[a-z]+\s)"
     r"|\s+(?:before|after|when|while|if|so\s+that|until|and|then|as|once|so)\s+(?=(?:you|your)\b)"
 )
 AND_THEN = re.compile(r"\s+(?:and|or|then)\s+([a-z]+)\b")
 READER = re.compile(r"(?i)\b(?:you|your|yours|yourself)\b")
-# Quantifiers a claim about the company may not add: "always", "never", "every".
+# Quantifiers a claim about the company may not add ("everything downstream" is a pronoun).
 SWEEPING = frozenset(
-    ["always", "never", "every", "everyone", "everything", "none", "nobody", "nothing"]
+    ["always", "never", "every", "everyone", "none", "nobody"]
     + ["all", "only", "solely", "exclusively", "entirely", "completely", "constantly"]
 )
 # A motive or cause credited to the company: "to avoid …", "because it wanted …".
@@ -80,6 +90,7 @@ FIXES = {
     POLARITY: "drop the quantifier, or keep the record's own words",
     CLAIM: "state only what the record reports about the company; keep general lessons ours",
     **SHIFT_FIXES,
+    **ACCOUNT_FIXES,
 }
 
 
@@ -97,11 +108,11 @@ def _mention(sentence: str, ctx: CheckContext, mentions: re.Pattern[str]) -> int
 
 def claim_part(sentence: str, ctx: CheckContext, mentions: re.Pattern[str]) -> str:
     """Return the words of our sentence that are a claim about the company ("" for none)."""
+    if not is_instruction(sentence):
+        return sentence  # a statement about the company, named or restating its record
     at = _mention(sentence, ctx, mentions)
     if at < 0:
         return ""
-    if not is_instruction(sentence):
-        return sentence
     starts = [m.end() for m in CLAUSE_START.finditer(sentence, 0, at)]
     start = starts[-1] if starts else at
     end = CLAUSE_END.search(sentence, at)
@@ -110,8 +121,50 @@ def claim_part(sentence: str, ctx: CheckContext, mentions: re.Pattern[str]) -> s
         if match.group(1).casefold() in IMPERATIVES:
             claim = claim[: match.start()]  # "… and say which parts you designed": ours again
             break
-    reader = READER.search(claim)
+    reader = READER.search(claim, at - start)  # the reader after the company: ours again
     return (claim[: reader.start()] if reader else claim).strip()
+
+
+# Adjectives that rank a part of the write-up by its use to the reader: "the most
+# transferable part of this write-up" is our reading of it, not a superlative about the company.
+READER_VALUE = frozenset(
+    ["useful", "transferable", "instructive", "relevant", "interesting", "valuable"]
+    + ["practical", "reusable", "portable", "important", "telling", "memorable", "helpful"]
+    + ["applicable", "quotable", "teachable", "actionable", "underrated", "overlooked"]
+)
+# "only" that contrasts, not a quantifier: "rather than only", "not only".
+CONTRAST_BEFORE = frozenset(["not", "than", "of", "if", "just"])
+# Words that make a noun an outcome: a change, a figure or a comparison beside it.
+CHANGE_WORDS = frozenset(AXES) | frozenset(OUTCOMES)
+
+
+def _reader_value(claim: str, hit: re.Match[str]) -> bool:
+    """Return True when a "most …" phrase ranks what the reader gets from the write-up."""
+    return any(w.casefold() in READER_VALUE for w in words(hit.group())[-1:])
+
+
+def _outcome(tokens: list[str], at: int) -> bool:
+    """Return True when the outcome noun at a position is said to change ("cut incidents",
+    "higher retention", "revenue grew 4%"), not only named ("becoming an outage")."""
+    near = tokens[max(0, at - 3) : at] + tokens[at + 1 : at + 3]
+    return any(
+        stem(t) in CHANGE_WORDS or t.casefold() in CHANGE_WORDS or t[:1].isdigit() for t in near
+    )
+
+
+def _actors(text: str, ctx: CheckContext, record: str) -> list[tuple[str, str, str]]:
+    """Return the other companies a sentence names that the record does not."""
+    own = {normalize(n) for n in (ctx.source.company, ctx.source.publisher_name)}
+    others = company_pattern(tuple(c for c in ctx.companies if normalize(c) not in own))
+    named = [hit.group() for hit in others.finditer(text)] if others is not None else []
+    named += [
+        name_head(t) for t in words(text) if t[:1].isupper() and name_head(t).casefold() in KNOWN
+    ]
+    out = []
+    for name in dict.fromkeys(named):
+        if normalize(name) not in record and normalize(name) not in own:
+            out.append((ACTOR, name, f"{name!r} is another company, not in the record"))
+    return out
 
 
 def _problems(claim: str, ctx: CheckContext, shared) -> list[tuple[str, str, str]]:
@@ -119,40 +172,38 @@ def _problems(claim: str, ctx: CheckContext, shared) -> list[tuple[str, str, str
     vocabulary = index.vocabulary
     record = index.norm_text
     own = {normalize(n) for n in (ctx.source.company, ctx.source.publisher_name)}
-    out: list[tuple[str, str, str]] = []
     tokens = words(claim)
     others = company_pattern(tuple(c for c in ctx.companies if normalize(c) not in own))
-    named = [hit.group() for hit in others.finditer(claim)] if others is not None else []
-    named += [t for t in tokens if t[:1].isupper() and t.casefold() in KNOWN_COMPANIES]
-    for name in dict.fromkeys(named):
-        if normalize(name) not in record and normalize(name) not in own:
-            out.append((ACTOR, name, f"{name!r} is another company, not in the record"))
+    out = _actors(claim, ctx, record)
     for name in proper_nouns(claim):
         key = name.casefold()
         if key in MONTHS_DAYS or key in GENERIC_ACRONYMS or normalize(name) in own:
             continue
-        if key in KNOWN_COMPANIES or (others is not None and others.fullmatch(name)):
+        if key in KNOWN or (others is not None and others.fullmatch(name)):
             continue
         if key not in vocabulary and stem(name) not in vocabulary:
             out.append((TERM, name, f"{name!r} is not named in the record"))
     for at, token in enumerate(tokens):
         lowered = token.casefold()
-        if lowered in SWEEPING and lowered not in vocabulary and stem(lowered) not in vocabulary:
+        key = stem(lowered)
+        known = lowered in vocabulary or key in vocabulary
+        contrast = lowered == "only" and at and tokens[at - 1].casefold() in CONTRAST_BEFORE
+        if lowered in SWEEPING and not known and not contrast:
             out.append((POLARITY, token, f"{token!r} is not in the record"))
-        if superlative(token) and stem(lowered) not in vocabulary and not in_sequence(tokens, at):
+        if superlative(token) and key not in vocabulary and not in_sequence(tokens, at):
             out.append((CLAIM, token, f"superlative {token!r} is not in the record"))
-        elif stem(token) in OUTCOME_NOUNS and stem(token) not in vocabulary:
+        elif stem(token) in OUTCOME_NOUNS and not known and _outcome(tokens, at):
             out.append((CLAIM, token, f"outcome {token!r} is not in the record"))
     for pattern, what in ((KIND_PHRASE, "is not stated"), (CAUSE, "is a cause not stated")):
         for hit in pattern.finditer(claim):
-            if normalize(hit.group()) not in record:
+            if normalize(hit.group()) not in record and not _reader_value(claim, hit):
                 out.append((CLAIM, hit.group(), f"{hit.group()!r} {what}"))
     for pattern, what in ((MOTIVE, "is a motive not stated"), (LESSON, "credits a lesson")):
         for hit in pattern.finditer(claim):
             if normalize(hit.group()) not in record:
                 out.append((CLAIM, hit.group(), f"{hit.group()!r} {what} to the company"))
     text = "\n".join(index.texts)
-    ranked = align(content(stems(claim)), index, limit=1)
+    ranked = align(content(stems(claim)), index, limit=2)
     best = ranked[0][1].text if ranked else ""
     for rule, found, what in (
         ("grounding.direction", direction_shift(claim, best) if best else (), "turns around"),
@@ -161,25 +212,55 @@ def _problems(claim: str, ctx: CheckContext, shared) -> list[tuple[str, str, str
         ("grounding.sentiment", sentiment_shift(claim, text), "is a judgement not stated"),
     ):
         out += [(rule, term, f"{term!r} {what}") for term in found]
+    out += account_shifts(claim, text, " ".join(unit.text for _, unit in ranked))
+    return out
+
+
+def _heading_problems(heading: str, ctx: CheckContext, shared) -> list[tuple[str, str, str]]:
+    """Hold the angle and the case-study title to the record: they name its lesson, so they
+    carry no praise or blame and no other company."""
+    text = "\n".join(shared.index.texts)
+    phrase = heading.split(":", 1)[-1]
+    out = _actors(phrase, ctx, shared.index.norm_text)
+    for term in sentiment_shift(phrase, text):
+        out.append((SENTIMENT, term, f"{term!r} is a judgement not stated"))
     return out
 
 
 def check_our_claims(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
-    """Hold our sentences about the company to the record, as reported claims are."""
+    """Hold our sentences about the company to the record, as reported claims are; name no
+    other company anywhere in our sections."""
     shared = analysis(guide, ctx)
     mentions = shared.mentions
+    record = shared.index.norm_text
     findings = []
     for block in guide.blocks:
         if block.section not in OURS:
             continue
+        heading = block.text.split("\n", 1)[0].strip()
         for sentence in shared.sentences(block.text):
-            if sentence.startswith("#") or not shared.about_company(sentence):
-                continue
-            claim = claim_part(QUOTED.sub('""', sentence), ctx, mentions)
-            if not claim:
-                continue
+            unquoted = QUOTED.sub('""', sentence)
+            if sentence == heading:
+                problems = _heading_problems(sentence, ctx, shared)
+                about = "names the record's lesson"
+            elif shared.about_company(sentence):
+                claim = claim_part(unquoted, ctx, mentions)
+                problems = _problems(claim, ctx, shared) if claim else []
+                problems += _actors(unquoted, ctx, record)
+                about = "is about the company"
+            else:
+                problems = _actors(unquoted, ctx, record)
+                # A record figure keeps its hedge; a comparison with the industry is a claim
+                # about someone's results.
+                problems += list(record_hedges(unquoted, tuple(shared.index.texts)))
+                if not is_instruction(unquoted):
+                    problems += [
+                        (COMPARISON, term, f"{term!r} is a comparison not stated")
+                        for term in comparison_shift(unquoted, "\n".join(shared.index.texts))
+                    ]
+                about = "is ours"
             by_rule: dict[str, list[str]] = {}
-            for rule, _term, message in _problems(claim, ctx, shared):
+            for rule, _term, message in problems:
                 said = by_rule.setdefault(rule, [])
                 if message not in said:
                     said.append(message)
@@ -189,8 +270,7 @@ def check_our_claims(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
                         rule,
                         "error",
                         block.section,
-                        f"{quote(sentence)} is about the company: {'; '.join(messages)}; "
-                        f"{FIXES[rule]}",
+                        f"{quote(sentence)} {about}: {'; '.join(messages)}; {FIXES[rule]}",
                     )
                 )
     return findings

@@ -307,6 +307,33 @@ RULE_DOCS: tuple[RuleDoc, ...] = (
         _ex(S1, "Meta replaced its separate per-surface ad prediction systems with GEM."),
     ),
     RuleDoc(
+        "grounding.hiring",
+        "error",
+        ALL,
+        "a hiring or interview claim about the company (is hiring, open roles, asks about it "
+        "in interviews) the record lacks",
+        _ex(*_in(INTERPRETATION, "Meta's ads team asks about MFU in its interviews.")),
+        _ex(*_in(INTERPRETATION, "Interviewers for ML roles often ask how MFU is computed.")),
+    ),
+    RuleDoc(
+        "grounding.plan",
+        "error",
+        ALL,
+        "a plan or intention of the company (plans to, will next, on its roadmap) the evidence "
+        "lacks",
+        _ex(S1, f"{S1} Meta plans to extend GEM to organic posts next."),
+        _ex(S1, "Meta replaced its separate per-surface ad prediction systems with GEM."),
+    ),
+    RuleDoc(
+        "grounding.comparison",
+        "error",
+        ALL,
+        "a comparison with the industry or other providers (above the industry average, "
+        "unlike most companies) the evidence does not make",
+        _ex(S2, "Custom low-precision kernels doubled training efficiency, unlike most companies."),
+        _ex(S2, "Custom low-precision kernels doubled end-to-end training efficiency."),
+    ),
+    RuleDoc(
         "attribution.advice",
         "error",
         ALL,

@@ -5,6 +5,7 @@ availability, evaluation and sentiment. Pure functions from a claim and its evid
 from __future__ import annotations
 
 import re
+from difflib import SequenceMatcher
 from functools import lru_cache
 
 from generator.checks.quoting import normalize
@@ -21,11 +22,13 @@ _AXES = {
         ["higher", "more", "greater", "larger", "bigger", "increase", "increased", "increases"]
         + ["rose", "rise", "rises", "risen", "grew", "grow", "grows", "grown", "raised", "raise"]
         + ["raises", "boosted", "boost", "boosts", "gained", "climbed", "jumped", "soared"]
-        + ["doubled", "tripled", "quadrupled", "expanded", "widened", "upward"],
+        + ["doubled", "tripled", "quadrupled", "expanded", "widened", "upward", "growing"]
+        + ["rising", "increasing", "climbing", "expanding", "widening", "boosting", "raising"],
         ["lower", "less", "fewer", "smaller", "decrease", "decreased", "decreases", "fell"]
         + ["fall", "falls", "fallen", "dropped", "drop", "drops", "cut", "cuts", "reduced"]
         + ["reduce", "reduces", "shrank", "shrunk", "shrink", "declined", "halved"]
-        + ["lowered", "lowers", "slashed", "trimmed", "narrowed", "downward"],
+        + ["lowered", "lowers", "slashed", "trimmed", "narrowed", "downward", "shrinking"]
+        + ["falling", "decreasing", "declining", "dropping", "reducing", "cutting", "lowering"],
     ),
     "speed": (
         ["faster", "quicker", "sooner", "accelerated", "sped"],
@@ -49,8 +52,11 @@ BOUNDED = re.compile(
     r"(?i)\b(?:(?:no\s+)?(?:more|less|fewer)\s+than|up\s+to|over\s+(?=\d)|under\s+(?=\d)"
     r"|(?:above|below|within)\s+(?=\d)|as\s+many\s+as|at\s+(?:least|most))\b"
 )
+# "from A to B": B runs to punctuation or for at most three words after an article.
 FROM_TO = re.compile(
-    r"(?i)\bfrom\s+([^,;.()]{1,40}?)\s+(?:to|into)\s+([^,;.()]{1,40}?)(?=$|[,;.()]|\s)"
+    r"(?i)\bfrom\s+([^,;.()]{1,40}?)\s+(?:to|into|towards?)\s+((?:(?:an?|the|its|their)\s+)?"
+    r"[^\s,;.()]+(?:\s+(?!(?:and|or|but|while|in|at|on|for|by|with|after|before)\b)[^\s,;.()]+)"
+    r"{0,2})"
 )
 REPLACED = re.compile(
     r"(?i)\b(?:replac(?:ed|es|e|ing)|swap(?:ped|s)?|substitut(?:ed|es|e))\s+"
@@ -61,6 +67,8 @@ RELATIVE_TIME = re.compile(
     r"(?i)\b(?:(?:last|this|next|past|previous|prior)\s+(?:year|month|week|quarter|decade"
     r"|summer|winter|spring|autumn)|recent(?:ly)?|lately|for\s+the\s+first\s+time"
     r"|earlier\s+this\s+\w+|these\s+days|nowadays|yesterday|soon|in\s+recent\s+(?:years|months)"
+    r"|(?:has|have|had)\s+(?:only\s+)?just|just\s+(?:launched|shipped|moved|finished|completed"
+    r"|released|rolled\s+out|switched|migrated)|newly|brand[- ]new|latest|fresh\s+off"
     r"|at\s+the\s+time|(?:over|in)\s+the\s+(?:past|last)\s+(?:few\s+)?\w+|a\s+year\s+ago"
     r"|(?:months|years|weeks)\s+ago|(?:19|20)\d\d|(?:january|february|march|april|june|july"
     r"|august|september|october|november|december)\s+\d{1,2})\b"
@@ -122,14 +130,101 @@ def _key(phrase: str) -> frozenset[str]:
     return figures or frozenset(s for s in stems(phrase) if s not in STOP)
 
 
+def _apart(a: frozenset[str], b: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """Return two ends without the words they share, unless that leaves one of them empty."""
+    if a - b and b - a:
+        return a - b, b - a
+    return a, b
+
+
 def _reversed(claim: str, evidence: str, pattern: re.Pattern[str]) -> str:
+    """Return the claim's pair (from/to, what replaced what) that its evidence states the
+    other way round; the words both ends share ("releases") say nothing of the order."""
     stated = _pairs(pattern, evidence)
     for a, b in _pairs(pattern, claim):
+        a, b = _apart(a, b)
         for x, y in stated:
-            if a & y and b & x and not a & x:
+            x, y = _apart(x, y)
+            if a & y and b & x and not a & x and not b & y:
                 match = pattern.search(claim)
                 return match.group() if match else ""
     return ""
+
+
+# Comparisons with an order: "A lost to B" says A is the worse, as "B beat A" and "A performed
+# worse than B" do.
+_WORSE = (
+    r"lost\s+to|loses\s+to|trail(?:ed|s)?|fell\s+behind|lagged(?:\s+behind)?|underperformed"
+    r"|(?:was|were|is|are)\s+(?:beaten|outperformed|surpassed)\s+by"
+    r"|(?:performed|performs|did|does|was|were|is|are|scored|ran|fared)\s+(?:\w+\s+)?"
+    r"(?:worse|poorer)\s+than|(?:was|were|is|are)\s+(?:\w+\s+)?(?:worse|weaker)\s+than"
+)
+_BETTER = (
+    r"beat|beats|outperformed|outperforms|surpassed|bested|topped|outscored"
+    r"|(?:performed|performs|did|does|was|were|is|are|scored|ran|fared)\s+(?:\w+\s+)?"
+    r"better\s+than|(?:was|were|is|are)\s+(?:\w+\s+)?(?:better|stronger)\s+than"
+)
+_SIDE = r"((?:[\w-]+\s+){0,4}?[\w-]+)"
+RANKED = re.compile(
+    rf"(?i)(?:^|[,;:]\s*|\b(?:and|but|while|that)\s+){_SIDE}\s+(?:({_WORSE})|({_BETTER}))\s+"
+    rf"{_SIDE}(?=$|[,;.()]|\s+(?:and|but|while|on|in|at|for|by)\b)"
+)
+
+
+def _ranked(text: str) -> list[tuple[frozenset[str], frozenset[str], str]]:
+    """Return (worse, better, words) for each ordered comparison of a text."""
+    out = []
+    for match in RANKED.finditer(text):
+        left, worse, _better, right = match.groups()
+        a, b = _key(left), _key(right)
+        if a and b and a != b:
+            said = match.group().strip(" ,;:")
+            out.append((a, b, said) if worse else (b, a, said))
+    return out
+
+
+def _rank_flip(claim: str, evidence: str) -> str:
+    """Return the claim's ordered comparison that its evidence states the other way round."""
+    stated = _ranked(evidence)
+    for worse, better, said in _ranked(claim):
+        worse, better = _apart(worse, better)
+        for x, y, _ in stated:
+            x, y = _apart(x, y)
+            if worse & y and better & x and not worse & x:
+                return said
+    return ""
+
+
+# "A before B" and "B after A" tell one order: the events on each side of the word decide.
+ORDER_WORD = re.compile(r"(?i)\b(before|after)\s+")
+LEFT_BREAK = re.compile(r"(?i)[,;:]|\b(?:and|but|that|which|while|so|then|when|where)\b")
+RIGHT_BREAK = re.compile(r"(?i)[,;:.]|\s(?:and|but|while|so)\s")
+
+
+def _events(text: str) -> tuple[frozenset[str], frozenset[str]] | None:
+    """Return what happens first and what happens second in a text's "X before/after Y"."""
+    hit = ORDER_WORD.search(text)
+    if hit is None:
+        return None
+    left = LEFT_BREAK.split(text[: hit.start()])[-1]
+    right = RIGHT_BREAK.split(text[hit.end() :])[0]
+    a = frozenset(s for s in stems(" ".join(left.split()[-8:])) if s not in STOP)
+    b = frozenset(s for s in stems(" ".join(right.split()[:8])) if s not in STOP)
+    if not a or not b:
+        return None
+    return (a, b) if hit.group(1).casefold() == "before" else (b, a)
+
+
+def _order_flip(claim: str, evidence: str) -> bool | None:
+    """Return whether a claim's "before/after" puts its evidence's events the other way round,
+    or None when either text does not name both events."""
+    ours, theirs = _events(claim), _events(evidence)
+    if ours is None or theirs is None:
+        return None
+    (first, second), (was_first, was_second) = ours, theirs
+    kept = len(first & was_first) + len(second & was_second)
+    turned = len(first & was_second) + len(second & was_first)
+    return turned > kept
 
 
 @lru_cache(maxsize=16384)
@@ -143,12 +238,55 @@ def direction_shift(claim: str, evidence: str) -> tuple[str, ...]:
             continue
         axis, side = hit
         if side not in stated[axis] and (1 - side) in stated[axis] and token not in said:
-            said.append(token)
+            events = _order_flip(claim, evidence) if axis == "order" else None
+            if events is None or events:
+                said.append(token)
     for pattern in (FROM_TO, REPLACED):
         flipped = _reversed(claim, evidence, pattern)
         if flipped:
             said.append(flipped)
+    flipped = _rank_flip(claim, evidence)
+    if flipped:
+        said.append(flipped)
+    said += [w for w in swapped(claim, evidence, ORDER_FAMILIES) if w not in said]
     return tuple(said)
+
+
+# Words of one family name different things of one kind; a claim that keeps its evidence's
+# words around one of them but puts another in its place turns the evidence around.
+ORDER_FAMILIES = (
+    frozenset(["peak", "off-peak", "peak-hour", "off-hours", "busiest"]),
+    frozenset(["hourly", "daily", "nightly", "weekly", "fortnightly", "monthly", "quarterly"])
+    | frozenset(["yearly", "annual", "annually"]),
+    frozenset(["first", "last", "final"]),
+    frozenset(["minimum", "maximum", "min", "max"]),
+    frozenset(["upstream", "downstream"]),
+    frozenset(["inbound", "outbound"]),
+    frozenset(["ingress", "egress"]),
+)
+
+
+# Sentences longer than this (in words) are not aligned word by word.
+MAX_ALIGNED = 150
+
+
+def swapped(claim: str, evidence: str, families: tuple[frozenset[str], ...]) -> list[str]:
+    """Return the claim's words that stand where its evidence has another word of their
+    family, the words around them kept ("off-peak hours" → "peak hours")."""
+    a = [w.casefold() for w in words(claim)]
+    b = [w.casefold() for w in words(evidence)]
+    members = frozenset().union(*families)
+    if max(len(a), len(b)) > MAX_ALIGNED or members.isdisjoint(a) or members.isdisjoint(b):
+        return []  # nothing to swap, or no sentence of prose
+    out = []
+    matcher = SequenceMatcher(None, b, a, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag != "replace" or i2 - i1 != j2 - j1:
+            continue
+        for old, new in zip(b[i1:i2], a[j1:j2], strict=True):
+            if old != new and any(old in f and new in f for f in families):
+                out.append(words(claim)[a.index(new, j1)])
+    return out
 
 
 def _missing(found: list[str], evidence: str) -> list[str]:
@@ -157,7 +295,8 @@ def _missing(found: list[str], evidence: str) -> list[str]:
     out = []
     for phrase in found:
         key = normalize(phrase)
-        if key in norm or all(s in evidence_stems for s in stems(phrase) if s not in STOP):
+        said = [s for s in stems(phrase) if s not in STOP]
+        if key in norm or (said and all(s in evidence_stems for s in said)):
             continue
         if all(p.casefold() != phrase.casefold() for p in out):
             out.append(phrase)

@@ -7,14 +7,16 @@ from functools import lru_cache
 
 from generator.checks.base import CheckContext, entity_names, entity_pattern, sentence_at
 from generator.checks.lexicon import TECH_TERMS_TUPLE
-from generator.checks.text import record_index, words
+from generator.checks.text import content, record_index, stems, words
 
 DOCUMENT = re.compile(
-    r"\b(?:the|this|that)\s+(?:original\s+|source\s+)?(?:article|write-?up|blog\s+post|post"
-    r"|paper|source|authors?)\b|\baccording\s+to\b",
+    r"\b(?:the|this|that)\s+(?:original\s+|source\s+)?(?:paper|source|authors?)\b"
+    r"|\b(?:the|this|that)\s+(?:[\w-]+\s+){0,2}?(?:article|write-?up|blog\s+post|post|account"
+    r"|story|piece)\b|\baccording\s+to\b",
     re.IGNORECASE,
 )
 DOCUMENT_HINTS = ("according", "article", "write", "post", "paper", "source", "author")
+DOCUMENT_HINTS += ("account", "story", "piece")
 READER_WORDS = frozenset(["you", "your", "yours", "yourself"])
 IMPERATIVES = frozenset(
     [
@@ -313,7 +315,7 @@ THE_COMPANY = re.compile(r"\bthe\s+(?:company|firm|organi[sz]ation)(?:['’]s)?\
 
 def about_company(sentence: str, ctx: CheckContext) -> bool:
     """Return True when a sentence names the company ("the company" too), its publisher, its
-    systems or the source."""
+    systems or the source, or restates one of its record's sentences."""
     return (
         company_mentions(ctx).search(sentence) is not None
         or mentions_document(sentence)
@@ -324,7 +326,23 @@ def about_company(sentence: str, ctx: CheckContext) -> bool:
             or "rganiz" in sentence
         )
         and THE_COMPANY.search(sentence) is not None
+        or restates_record(sentence, ctx)
     )
+
+
+# Our sentence restates a record sentence when most of its content words are that sentence's.
+RESTATED_SHARE = 0.6
+RESTATED_WORDS = 5
+
+
+def restates_record(sentence: str, ctx: CheckContext) -> bool:
+    """Return True when a statement of ours (not an instruction) says what one record
+    sentence says, in most of its words: a claim about the company without its name."""
+    said = set(content(stems(sentence)))
+    if len(said) < RESTATED_WORDS or is_instruction(sentence):
+        return False
+    need = RESTATED_SHARE * len(said)
+    return any(len(said & unit.stems) >= need for unit in record_index(ctx.source).units)
 
 
 # A sentence that goes on about the company of the sentence before it ("Its engineers wrote …").

@@ -17,7 +17,7 @@ def code_version() -> str:
     """Hash the package's code and templates."""
     digest = hashlib.sha256(__version__.encode())
     for path in sorted(PACKAGE.rglob("*")):
-        if path.suffix in (".py", ".html", ".css", ".j2") and path.is_file():
+        if path.suffix in (".py", ".html", ".css", ".j2", ".toml") and path.is_file():
             digest.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0")
             digest.update(path.read_bytes())
     return digest.hexdigest()

@@ -13,6 +13,7 @@ from urllib.parse import parse_qsl, urlsplit
 import idna
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from generator.core.catalogue import DEFAULT_LANGUAGE, language_problem
 from generator.core.confine import link_problem
 from generator.core.errors import ConfigError
 from generator.core.names import Text
@@ -25,30 +26,78 @@ MAX_SECONDS = 3_600.0
 MAX_WORKERS = 1_024
 MAX_SITE_NAME = 200
 MAX_NAME = 200  # a reviewer's name
-LOGO_SUFFIXES = (".svg", ".png", ".ico")
 
 
 class _Section(BaseModel):
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
+# A path inside the site: folders and a file name of letters, digits, ".", "_" and "-".
+SITE_PATH = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]*(?:/[A-Za-z0-9_][A-Za-z0-9._-]*)*")
+LOGO_SUFFIXES = (".svg", ".png", ".ico", ".webp", ".jpg", ".jpeg", ".gif")
+
+
+def site_path_problem(value: str) -> str | None:
+    """Say why value is no path of a file of the site ("logo.svg", "about/index.html")."""
+    if not SITE_PATH.fullmatch(value) or ".." in value.split("/") or len(value) > 200:
+        return (
+            f"{value!r} is not a path inside the site; give one such as about/index.html "
+            "(letters, digits, '.', '_', '-' and '/', no '..')"
+        )
+    return None
+
+
+class FooterLink(_Section):
+    """A link in every page's footer: to a page of the web, or to a file of the root's static/."""
+
+    label: Annotated[Text, Field(min_length=1, max_length=80)]
+    url: str
+
+    @field_validator("url")
+    @classmethod
+    def _url(cls, value: str) -> str:
+        if "://" in value or value.startswith("//") or ":" in value.split("/", 1)[0]:
+            problem = url_problem(value)
+            if problem:
+                raise ValueError(f"{value!r} {problem}")
+            return value
+        problem = site_path_problem(value)
+        if problem:
+            raise ValueError(f"{problem}, or an http(s) address")
+        return value
+
+    @property
+    def external(self) -> bool:
+        return "://" in self.url
+
+
 class SiteSettings(_Section):
     name: Annotated[Text, Field(min_length=1, max_length=MAX_SITE_NAME)] = "Prepguide"
     base_url: str = "https://prepguide.example.org"
-    page_size: int = Field(default=20, ge=1, le=10_000)
-    # The site's icon and link-preview image: a file under the root (.svg, .png or .ico).
-    logo: str | None = None
+    page_size: int = Field(default=50, ge=1, le=10_000)  # per page of every listing
+    language: str = DEFAULT_LANGUAGE  # <html lang> and the catalogue of the pages' words
+    description: Annotated[Text, Field(max_length=300)] = ""  # the front page's opening line
+    logo: str | None = None  # a file of the root's static/, shown beside the site's name
+    footer_links: list[FooterLink] = Field(default_factory=list, max_length=20)
 
     @field_validator("logo")
     @classmethod
     def _logo(cls, value: str | None) -> str | None:
         if value is None:
             return None
-        parts = value.replace("\\", "/").split("/")
-        if not value or value.startswith("/") or any(p in ("", ".", "..") for p in parts):
-            raise ValueError(f"{value!r} is not a path inside the root, such as static/logo.svg")
+        problem = site_path_problem(value)
+        if problem:
+            raise ValueError(problem)
         if not value.lower().endswith(LOGO_SUFFIXES):
-            raise ValueError(f"{value!r} is not an .svg, .png or .ico file")
+            raise ValueError(f"{value!r} is not an image; give a {', '.join(LOGO_SUFFIXES)} file")
+        return value
+
+    @field_validator("language")
+    @classmethod
+    def _language(cls, value: str) -> str:
+        problem = language_problem(value)
+        if problem:
+            raise ValueError(problem)
         return value
 
     @field_validator("base_url")
@@ -202,6 +251,14 @@ class Workspace(BaseModel):
     @property
     def prompts_dir(self) -> Path:
         return self.root / "prompts"
+
+    @property
+    def templates_dir(self) -> Path:
+        return self.root / "templates"
+
+    @property
+    def static_dir(self) -> Path:
+        return self.root / "static"
 
     @property
     def state_dir(self) -> Path:

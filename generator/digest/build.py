@@ -8,6 +8,7 @@ from email.utils import formataddr
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from generator.core.catalogue import catalogue_reader, load_catalogue
 from generator.core.clock import now
 from generator.core.errors import ConfigError, PrepguideError
 from generator.core.fsio import atomic_write_bytes
@@ -61,7 +62,13 @@ def week_issue(project: Project, week: Week) -> DigestIssue:
     """Return the issue of a week, built only from records and review state."""
     published, _ = published_records(project)
     return build_issue(
-        week, published, site_name=project.settings.site.name, guide_url=guide_url(project)
+        week,
+        published,
+        site_name=project.settings.site.name,
+        guide_url=guide_url(project),
+        words=load_catalogue(
+            project.settings.site.language, catalogue_reader(project.workspace.templates_dir)
+        ),
     )
 
 

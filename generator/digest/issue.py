@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from datetime import date, timedelta
 
+from generator.core.catalogue import Catalogue, english
 from generator.core.errors import ConfigError
 from generator.sources.records import Source, normalize_tag
-from generator.sources.topics import display_names, join_names
+from generator.sources.topics import display_names
 
 WEEK = re.compile(r"(\d{4})-W(\d{2})")
 SENTENCE_END = re.compile(r"(?<=[.!?])[\"”’)]*\s+(?=[A-Z0-9“\"])")
@@ -86,12 +87,18 @@ class DigestGroup:
 
 @dataclass(frozen=True)
 class DigestIssue:
-    """A week's issue: its opening sentence and its groups, empty when nothing was published."""
+    """A week's issue: its opening sentence and its groups, empty when nothing was published.
+
+    number counts the weeks with an issue up to this one (the first issue is 1); name is what
+    readers see ("Issue 12 · 30 Nov – 6 Dec 2026"), in the site's language.
+    """
 
     week: Week
     site_name: str
     opening: str
     groups: tuple[DigestGroup, ...]
+    number: int = 1
+    words: Catalogue = field(default_factory=english, repr=False, compare=False)
 
     @property
     def items(self) -> list[DigestItem]:
@@ -102,10 +109,21 @@ class DigestIssue:
         return not self.groups
 
     @property
+    def name(self) -> str:
+        return self.words.issue(self.number, self.week.monday, self.week.sunday)
+
+    @property
     def subject(self) -> str:
-        count = len(self.items)
-        noun = "write-up" if count == 1 else "write-ups"
-        return f"{self.site_name} weekly, {self.week.label}: {count} new {noun}"
+        return self.words.digest.subject.format(
+            site=self.site_name,
+            issue=self.name,
+            new_write_ups=self.words.counts.new_write_ups.of(len(self.items)),
+        )
+
+
+def issue_number(week: Week, days: Iterable[date]) -> int:
+    """Return the number of a week's issue: 1 + the weeks before it with a first publication."""
+    return 1 + len({week_of(day) for day in days if day < week.monday})
 
 
 def first_sentence(text: str) -> str:
@@ -138,21 +156,25 @@ def group_by_topic(sources: Sequence[Source]) -> list[tuple[str | None, list[Sou
     return groups
 
 
-def opening_sentence(sources: Sequence[Source], groups: Sequence[tuple[str | None, list]]) -> str:
+def opening_sentence(
+    sources: Sequence[Source],
+    groups: Sequence[tuple[str | None, list]],
+    words: Catalogue | None = None,
+) -> str:
     """Say how many write-ups from how many companies, and the most shared topic."""
-    count = len(sources)
+    words = words or english()
     companies = {source.company for source in sources}
-    sentence = (
-        f"{count} new write-up{'s' if count != 1 else ''} from {len(companies)} "
-        f"compan{'ies' if len(companies) != 1 else 'y'}"
-    )
+    counted = words.counts.companies.of(len(companies))
     if len(companies) <= 3:
-        sentence += f" ({join_names(sorted(companies))})"
-    sentence += " this week"
+        names = words.lists.join(sorted(companies))
+        counted = words.digest.opening_named.format(companies=counted, names=names)
     topic, members = groups[0]
+    about = ""
     if topic is not None:
-        sentence += f"; most are about {topic} ({len(members)})"
-    return sentence + "."
+        about = words.digest.opening_topic.format(topic=topic, count=len(members))
+    return words.digest.opening.format(
+        write_ups=words.counts.new_write_ups.of(len(sources)), companies=counted, topic=about
+    )
 
 
 def build_issue(
@@ -161,20 +183,33 @@ def build_issue(
     *,
     site_name: str,
     guide_url,
+    number: int | None = None,
+    words: Catalogue | None = None,
 ) -> DigestIssue:
-    """Build the issue of a week from (record, first-published date) pairs."""
+    """Build the issue of a week from (record, first-published date) pairs.
+
+    number is the issue's number when the caller knows it (else counted from the pairs); words
+    are the catalogue its name and subject are written in (English by default).
+    """
+    words = words or english()
+    if number is None:
+        number = issue_number(week, (day for _, day in published))
     chosen = sorted(
         (source for source, day in published if week.holds(day)),
         key=lambda source: (-(source.published or date.min).toordinal(), source.key),
     )
     if not chosen:
-        opening = f"No new write-ups were published in {week.label}; there is no issue to send."
-        return DigestIssue(week=week, site_name=site_name, opening=opening, groups=())
+        opening = words.digest.no_issue.format(week=week.label)
+        return DigestIssue(
+            week=week, site_name=site_name, opening=opening, groups=(), number=number, words=words
+        )
     groups = group_by_topic(chosen)
     return DigestIssue(
         week=week,
         site_name=site_name,
-        opening=opening_sentence(chosen, groups),
+        number=number,
+        words=words,
+        opening=opening_sentence(chosen, groups, words),
         groups=tuple(
             DigestGroup(
                 topic=topic,

@@ -71,9 +71,18 @@ name = {toml_string(site_name)}
 # Where the site will be served. The feed and the sitemap need absolute URLs, so set it
 # before you publish.
 {url_line}
-# page_size = 20
-# The site's icon: an .svg, .png or .ico file under this folder (default: a packaged icon).
-# logo = "static/logo.svg"
+# Guides on each page of the index, cards on each page of a hub or company, issues on
+# each page of the digest archive.
+# page_size = 50
+# The pages' language: <html lang>, dates and every label, from templates/catalogue/<tag>.toml.
+# language = "en"
+# The front page's opening line, a logo from static/ (also the site's icon), and links in
+# every page's footer.
+# description = "Short career guides from engineering write-ups."
+# logo = "logo.svg"
+# footer_links = [{{label = "About", url = "about/index.html"}}]
+# Page templates and static files: a file in templates/ or static/ replaces the shipped one
+# of its name (copy it from the package's generator/templates/ and edit it).
 
 [checks]
 # A Checked date older than this many days is flagged.

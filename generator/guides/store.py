@@ -7,6 +7,7 @@ import os
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +25,11 @@ PENDING_SUFFIX = ".pending"
 # checks would spend minutes and gigabytes on it.
 MAX_GUIDE_BYTES = 2_000_000
 HISTORY_LOCK = ".lock"
+# Held shared by every one-guide review action and exclusively by a group of them, so that a
+# group needs no lock file per guide. Hidden: no guide id starts with a dot.
+GROUP_LOCK = ".group.lock"
+# The review folders whose group lock this thread holds exclusively.
+_GROUP_HELD: ContextVar[frozenset[Path]] = ContextVar("group_held", default=frozenset())
 REVISION_NAME = re.compile(
     r"^(?:(?P<seq>\d{4,})-)?(?P<stamp>\d{8}T\d{6}Z)-(?P<digest>[0-9a-f]{12})$"
 )
@@ -67,13 +73,13 @@ def storage(path: Path) -> Iterator[None]:
 
 
 @contextmanager
-def file_lock(path: Path) -> Iterator[None]:
-    """Hold an exclusive fcntl lock on path (created if missing) for the block."""
+def file_lock(path: Path, *, shared: bool = False) -> Iterator[None]:
+    """Hold an exclusive (or shared) flock on path (created if missing) for the block."""
     with storage(path):
         path.parent.mkdir(parents=True, exist_ok=True)
         handle = open(path, "a+b")  # noqa: SIM115 - closed below, after the lock is released
     with handle:
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        fcntl.flock(handle.fileno(), fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
         try:
             yield
         finally:
@@ -205,8 +211,27 @@ class GuideStore:
     @contextmanager
     def review_lock(self, guide_id: str) -> Iterator[None]:
         """Serialise review actions on one guide, across threads and processes."""
-        with file_lock(self._confined(REVIEW_DIR) / f"{check_id(guide_id)}.lock"):
+        folder = self._confined(REVIEW_DIR)
+        name = f"{check_id(guide_id)}.lock"
+        if folder in _GROUP_HELD.get():
+            yield  # this thread's group lock already excludes every other review action
+            return
+        with file_lock(folder / GROUP_LOCK, shared=True), file_lock(folder / name):
             yield
+
+    @contextmanager
+    def group_lock(self) -> Iterator[None]:
+        """Hold every guide's review lock at once: for a group of transitions, with one file."""
+        folder = self._confined(REVIEW_DIR)
+        if folder in _GROUP_HELD.get():
+            yield
+            return
+        with file_lock(folder / GROUP_LOCK):
+            token = _GROUP_HELD.set(_GROUP_HELD.get() | {folder})
+            try:
+                yield
+            finally:
+                _GROUP_HELD.reset(token)
 
     def read_review(self, guide_id: str, *, pending: bool = False) -> str | None:
         """Return the raw review state (or pending state) of a guide, or None when absent."""

@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from generator.checks import UNDATED_RULES, check_body, check_dated, doc_evidence, verdict_key
 from generator.checks.runner import check_context
+from generator.checks.verdicts import VerdictCache
 from generator.guides.document import GuideDoc
 from generator.guides.findings import Finding
 from generator.guides.project import Project
 from generator.review.state import LiveRecord
 from generator.sources.records import Source
-
-# Look up an undated verdict judged earlier under a key: its error rules, or None if unknown.
-VerdictLookup = Callable[[str], "list[str] | None"]
 
 
 @dataclass(frozen=True)
@@ -24,8 +21,6 @@ class LiveVerdict:
     undated: list[str]
     dated: list[str]
     key: str
-    # The undated verdict computed by this call (None when the approval or a lookup had it).
-    fresh: list[str] | None
     # The record changed since the text was judged at approval (or, for older approvals,
     # since the text was generated).
     record_changed: bool
@@ -50,29 +45,28 @@ def judge_live(
     doc: GuideDoc,
     source: Source,
     live: LiveRecord,
-    lookup: VerdictLookup | None = None,
+    cache: VerdictCache | None = None,
 ) -> LiveVerdict:
     """Judge a live text against its records and today's rules.
 
-    The undated rules run only when neither the approval (its checks key) nor an earlier
-    verdict (lookup) judged this text against these records; the dated rules always run.
+    The undated rules run only when neither the approval (its checks key) nor the verdict
+    cache judged this text against these records; the dated rules always run.
     """
     context = check_context(project, source)
     key = verdict_key(doc, context)
-    fresh: list[str] | None = None
     if key == live.checks_key:
         undated: list[str] = []
-    elif lookup is not None and (stored := lookup(key)) is not None:
-        undated = stored
+    elif cache is not None:
+        head, tail = cache.undated(doc, context)
+        undated = error_rules([*head, *tail])
     else:
         findings = check_body(doc.body, context, UNDATED_RULES, evidence=doc_evidence(doc))
-        undated = fresh = error_rules(findings)
+        undated = error_rules(findings)
     judged_against = live.record_hash or doc.meta.provenance.source_hash
     return LiveVerdict(
         undated=undated,
         dated=error_rules(check_dated(context)),
         key=key,
-        fresh=fresh,
         record_changed=judged_against != source.content_hash(),
     )
 

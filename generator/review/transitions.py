@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import resource
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import ExitStack, contextmanager
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from generator.checks import check_guide, has_errors, verdict_key
@@ -34,8 +33,8 @@ from generator.review.state import (
 )
 from generator.sources.records import Source
 
-# Guides per group commit: each holds its lock's descriptor open until the group is done.
-GROUP_SIZE = 2000
+# Guides per group commit: one flush of their audit lines commits them all.
+GROUP_SIZE = 5000
 # Compute a guide's findings against its record (the checks, or the verdict cache's).
 FindingsOf = Callable[[GuideDoc, Source], list[Finding]]
 
@@ -83,12 +82,6 @@ def _entry(
 def _transition(project: Project, doc: GuideDoc | None, state: ReviewState, **how) -> None:
     """Commit a new state together with its audit line (see generator.review.state)."""
     commit(project, state, _entry(doc, state, **how))
-
-
-def group_size() -> int:
-    """Return how many guides one group may lock at once, within the descriptor limit."""
-    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
-    return max(16, min(GROUP_SIZE, soft - 256))
 
 
 def _sync(project: Project, guide_id: str, text: str, doc: GuideDoc) -> ReviewState:
@@ -146,6 +139,45 @@ def _check_seen(guide_id: str, doc: GuideDoc, expected_hash: str | None) -> None
         )
 
 
+def _approvable(project: Project, guide_id: str, doc: GuideDoc, state: ReviewState) -> Source:
+    """Return the record to check a text against; refuse a text that cannot be approved."""
+    if state.status in ("approved", "published"):
+        raise _refuse(
+            guide_id,
+            f"already {state.status}: approved by {state.by} at {state.at}; nothing to do",
+            "review.already",
+        )
+    if state.status == "rejected":
+        raise _refuse(
+            guide_id,
+            f"this exact text was rejected by {state.by} at {state.at} ({state.note}); "
+            "edit or regenerate it, then review it again",
+            "review.rejected",
+        )
+    source = project.source(doc.meta.source)
+    if source is None:
+        raise _refuse(
+            guide_id,
+            "no valid source record to check against; run `prepguide sources check`",
+            "review.source",
+        )
+    return source
+
+
+def _refuse_errors(guide_id: str, findings: list[Finding]) -> None:
+    """Refuse an approval while the checks report errors, naming each one."""
+    if has_errors(findings):
+        reasons = "; ".join(
+            f"{f.rule} [{f.section}]: {f.message}" for f in findings if f.severity == "error"
+        )
+        raise _refuse(
+            guide_id,
+            f"cannot approve while checks report {plural(count(findings, 'error'), 'error')}: "
+            f"{reasons}",
+            "review.findings",
+        )
+
+
 def approve(
     project: Project,
     guide_id: str,
@@ -159,38 +191,10 @@ def approve(
     by = _name(by, "reviewer name (--by)", guide_id)
     with _locked(project, guide_id) as (text, doc, state):
         _check_seen(guide_id, doc, expected_hash)
-        if state.status in ("approved", "published"):
-            raise _refuse(
-                guide_id,
-                f"already {state.status}: approved by {state.by} at {state.at}; nothing to do",
-                "review.already",
-            )
-        if state.status == "rejected":
-            raise _refuse(
-                guide_id,
-                f"this exact text was rejected by {state.by} at {state.at} ({state.note}); "
-                "edit or regenerate it, then review it again",
-                "review.rejected",
-            )
-        source = project.source(doc.meta.source)
-        if source is None:
-            raise _refuse(
-                guide_id,
-                "no valid source record to check against; run `prepguide sources check`",
-                "review.source",
-            )
+        source = _approvable(project, guide_id, doc, state)
         context = check_context(project, source)
         findings = findings_of(doc, source) if findings_of else check_guide(doc, context)
-        if has_errors(findings):
-            reasons = "; ".join(
-                f"{f.rule} [{f.section}]: {f.message}" for f in findings if f.severity == "error"
-            )
-            raise _refuse(
-                guide_id,
-                f"cannot approve while checks report {plural(count(findings, 'error'), 'error')}: "
-                f"{reasons}",
-                "review.findings",
-            )
+        _refuse_errors(guide_id, findings)
         revision = project.guides.keep_text(guide_id, text)
         at = iso(now())
         state_before = state.status
@@ -407,39 +411,11 @@ def _plan_approval(
     state = current_state(guide_id, doc, stored)
     if clean and state.status != "draft":
         return None
-    if state.status in ("approved", "published"):
-        raise _refuse(
-            guide_id,
-            f"already {state.status}: approved by {state.by} at {state.at}; nothing to do",
-            "review.already",
-        )
-    if state.status == "rejected":
-        raise _refuse(
-            guide_id,
-            f"this exact text was rejected by {state.by} at {state.at} ({state.note}); "
-            "edit or regenerate it, then review it again",
-            "review.rejected",
-        )
-    source = project.source(doc.meta.source)
-    if source is None:
-        raise _refuse(
-            guide_id,
-            "no valid source record to check against; run `prepguide sources check`",
-            "review.source",
-        )
+    source = _approvable(project, guide_id, doc, state)
     findings = findings_of(doc, source)
     if clean and findings:
         return None
-    if has_errors(findings):
-        reasons = "; ".join(
-            f"{f.rule} [{f.section}]: {f.message}" for f in findings if f.severity == "error"
-        )
-        raise _refuse(
-            guide_id,
-            f"cannot approve while checks report {plural(count(findings, 'error'), 'error')}: "
-            f"{reasons}",
-            "review.findings",
-        )
+    _refuse_errors(guide_id, findings)
     revision, before = project.guides.plan_revision(guide_id, text, doc.content_hash)
     steps = []
     if state is not stored:  # a new text: kept and recorded as a draft first (see _sync)
@@ -518,12 +494,12 @@ def approve_many(
     outcomes: list[Outcome] = []
     refused: list[PrepguideError] = []
     ordered = sorted(set(guide_ids))
-    size = group_size()
+    size = GROUP_SIZE
     for start in range(0, len(ordered), size):
         changes: list[Change] = []
-        with ExitStack() as locks, project.guides.history_lock():
+        # Lock order, as one guide's actions take them: the review locks, then the history's.
+        with project.guides.group_lock(), project.guides.history_lock():
             for guide_id in ordered[start : start + size]:
-                locks.enter_context(project.guides.review_lock(guide_id))
                 try:
                     planned = _plan_approval(
                         project,
@@ -557,13 +533,12 @@ def mark_published_many(
 ) -> None:
     """Record that a publish run put these live versions on the site, as group commits."""
     project.guides.check_writable()
-    size = group_size()
+    size = GROUP_SIZE
     ordered = sorted(set(guide_ids))
     for start in range(0, len(ordered), size):
         changes: list[Change] = []
-        with ExitStack() as locks:
+        with project.guides.group_lock():
             for guide_id in ordered[start : start + size]:
-                locks.enter_context(project.guides.review_lock(guide_id))
                 change = _plan_publication(project, guide_id, actor, docs)
                 if change is not None:
                     changes.append(change)

@@ -5,8 +5,9 @@
 - render: every page as a pure function of its inputs, with each page's input key (feeds: the
   Atom feed and the sitemap; issues: the digest pages and digest/feed.xml);
 - write: the new tree beside the old one, the manifest, the swap and the lock;
-- inputs: the signature of every input file and the keys made of them; verdicts: the
-  check findings kept between builds; state: what the last build read, kept for the next.
+- inputs: the signature of every input file and the keys made of them; state: what the last
+  build read, kept for the next. The check findings come from the workspace's verdict cache,
+  shared with every other command.
 """
 
 from __future__ import annotations
@@ -15,12 +16,14 @@ import gc
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from generator.checks.verdicts import FILE_NAME as VERDICTS_FILE
+from generator.checks.verdicts import VerdictCache
 from generator.core import collector
 from generator.core.config import CONFIG_NAME
 from generator.core.errors import PublishError
 from generator.core.workers import worker_count
 from generator.guides.project import Project
-from generator.site import inputs, model, render, search, select, state, verdicts, write
+from generator.site import inputs, model, render, search, select, state, theme, write
 
 LOCK_TIMEOUT = 600.0
 # Fewer pages to render than this: workers would cost more to start than they save.
@@ -100,16 +103,19 @@ def _publish(
             rule="publish.preview",
         )
     with write.build_lock(state_dir, lock_timeout):
-        manifest_path, cache_path = write.state_paths(state_dir, out_dir)
+        manifest_path = write.manifest_file(state_dir, out_dir)
         manifest = write.read_manifest(manifest_path, report.warnings)
         _refuse(out_dir, out_dir_problem(project, out_dir, manifest))
+        look = theme.load_theme(project)
         base = inputs.base_fingerprint(project, out_dir, preview, strict)
         signatures = inputs.input_signatures(project, manifest.signatures)
-        fingerprint = inputs.input_fingerprint(base, signatures)
+        # The theme shapes pages only, not which guides are live: it is outside the base.
+        fingerprint = inputs.input_fingerprint(f"{base}\0{look.key}", signatures)
         if write.unchanged(manifest, fingerprint, out_dir):
             return _reused(report, manifest)
         changed = inputs.changed_paths(manifest.signatures, signatures)
-        if _only_drafts_changed(project, manifest, base, changed, preview, out_dir):
+        same_theme = manifest.theme == look.key
+        if same_theme and _only_drafts_changed(project, manifest, base, changed, preview, out_dir):
             _reused(report, manifest).reused = False
             report.missing = [g for g in manifest.guides if not project.guides.path(g).exists()]
             update = {"fingerprint": fingerprint, "signatures": signatures}
@@ -126,7 +132,7 @@ def _publish(
             previous = None
         gc.freeze()  # the kept state is long-lived: spare the collector walking it
         records = state.load_sources_cached(project, signatures, previous, processes)
-        store = verdicts.VerdictStore(cache_path, report.warnings)
+        store = VerdictCache(project.workspace.state_dir / VERDICTS_FILE, report.warnings)
         common, pick_keys = state.pick_keys(project, signatures, base, preview, previous)
         known = previous.picks if previous is not None else None
         # model: the topic hubs are the last build's while no record changed, else they are
@@ -172,7 +178,7 @@ def _publish(
             )
         finally:
             store.close()
-        site = model.SiteModel(project, chosen.guides, topics, related, preview=preview)
+        site = model.SiteModel(project, chosen.guides, topics, related, look, preview=preview)
         facts = [g.facts for g in chosen.guides]
         # render: the input key of every page; when only some guides' own files changed and
         # no listing shows anything new of them, only their pages and the feed can change
@@ -180,6 +186,7 @@ def _publish(
             previous is not None
             and previous.facts == facts
             and manifest.base == base
+            and same_theme
             and inputs.guide_local(project, changed)
         ):
             fresh = [g for g in chosen.guides if g.id in chosen.repicked]
@@ -246,7 +253,8 @@ def _publish(
         if marked:  # the publication is now in the review state
             inputs.refresh_signatures(project, after, marked)
         done = write.Manifest(
-            fingerprint=inputs.input_fingerprint(base, after),
+            fingerprint=inputs.input_fingerprint(f"{base}\0{look.key}", after),
+            theme=look.key,
             base=base,
             signatures=after,
             pages=pages,
@@ -278,7 +286,7 @@ def _publish(
 
 # What a root holds: an output folder inside one of them, or holding one (a site has its own
 # guides/), is not a site.
-ROOT_FOLDERS = ("sources", "guides", "prompts", ".prepguide")
+ROOT_FOLDERS = ("sources", "guides", "prompts", "templates", "static", ".prepguide")
 ROOT_ENTRIES = ("sources", "prompts", ".prepguide", CONFIG_NAME)
 
 

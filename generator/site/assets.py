@@ -1,4 +1,4 @@
-"""Assets: the site's icon, read from the root's [site] logo or the packaged default."""
+"""Assets: the site's icon, the [site] logo of the root's static/ or the packaged default."""
 
 from __future__ import annotations
 
@@ -8,12 +8,18 @@ from dataclasses import dataclass
 from importlib import resources
 
 from generator.core.config import SiteSettings
-from generator.core.confine import link_problem
 from generator.core.errors import PublishError
-from generator.guides.project import Project
 
 MAX_LOGO_BYTES = 1024 * 1024
-TYPES = {".svg": "image/svg+xml", ".png": "image/png", ".ico": "image/x-icon"}
+TYPES = {
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".ico": "image/x-icon",
+    ".webp": "image/webp",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".gif": "image/gif",
+}
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
@@ -44,35 +50,22 @@ def icon_name(site: SiteSettings) -> tuple[str, str]:
     return f"favicon{suffix}", TYPES[suffix]
 
 
-def read_icon(project: Project) -> Icon:
-    """Read the [site] logo under the root, or the packaged favicon when none is set."""
-    site = project.settings.site
+def read_icon(site: SiteSettings, static: dict[str, bytes]) -> Icon:
+    """Return the [site] logo among the site's static files, or the packaged favicon."""
     name, kind = icon_name(site)
     if site.logo is None:
         data = resources.files("generator").joinpath("templates/favicon.svg").read_bytes()
         return Icon(name, kind, data)
-    root = project.workspace.root
-    path = root / site.logo
-    problem = link_problem(path, root)
-    if problem:
-        raise PublishError(problem, path=path, field="site.logo", rule="site.logo")
-    try:
-        if path.stat().st_size > MAX_LOGO_BYTES:
-            raise PublishError(
-                f"is larger than {MAX_LOGO_BYTES // 1024} KB; give a smaller icon",
-                path=path,
-                field="site.logo",
-                rule="site.logo",
-            )
-        data = path.read_bytes()
-    except OSError as exc:
+    data = static[site.logo]  # the theme has refused a logo that static/ does not hold
+    if len(data) > MAX_LOGO_BYTES:
         raise PublishError(
-            f"cannot be read ({exc.strerror or type(exc).__name__}): [site] logo in "
-            "prepguide.toml names it; add the file or change the setting",
-            path=path,
+            f"is larger than {MAX_LOGO_BYTES // 1024} KB; give a smaller icon",
+            path=f"static/{site.logo}",
             field="site.logo",
             rule="site.logo",
-        ) from exc
+        )
     if kind == "image/png" and data[:8] != PNG_SIGNATURE:
-        raise PublishError("is not a PNG image", path=path, field="site.logo", rule="site.logo")
+        raise PublishError(
+            "is not a PNG image", path=f"static/{site.logo}", field="site.logo", rule="site.logo"
+        )
     return Icon(name, kind, data)

@@ -8,7 +8,6 @@ from urllib.parse import urlsplit
 
 from generator.site.assets import Icon, read_icon
 from generator.site.model import SiteModel
-from generator.site.pages import render_page
 from generator.site.search import (
     SCRIPT,
     SEARCH_PAGE,
@@ -43,10 +42,11 @@ def not_found_page(model: SiteModel) -> str:
         "root": path,
         "canonical": model.page_url(NOT_FOUND),
         "banner": None,
-        "title": f"Page not found · {model.site.name}",
-        "description": f"There is no page at this address on {model.site.name}.",
+        "breadcrumbs": [*model.crumbs(), {"name": model.words.not_found.heading, "href": None}],
+        "title": model.words.not_found.title.format(site=model.site.name),
+        "description": model.words.not_found.description.format(site=model.site.name),
     }
-    return render_page(NOT_FOUND, context)
+    return model.pages.render(NOT_FOUND, context)
 
 
 def web_manifest(model: SiteModel, icon: Icon) -> str:
@@ -66,7 +66,7 @@ def web_manifest(model: SiteModel, icon: Icon) -> str:
 
 def extra_files(model: SiteModel, preview: bool) -> list[tuple[str, str | bytes]]:
     """Return the site's files beside its pages, each with its path."""
-    icon = read_icon(model.project)
+    icon = read_icon(model.site, model.theme.static)
     return [
         (ROBOTS, robots_txt(model, preview)),
         (NOT_FOUND, not_found_page(model)),

@@ -8,7 +8,7 @@ from datetime import date
 from xml.sax.saxutils import escape, quoteattr
 
 from generator.core.codeversion import code_version
-from generator.site.model import SiteModel, content_key
+from generator.site.model import SiteModel, content_key, page_count, page_slice, paged_path
 from generator.site.select import SiteGuide
 from generator.sources.records import Source
 
@@ -47,16 +47,18 @@ def atom_feed(
     entries: Sequence[FeedEntry],
     empty_updated: date,
     limit: int = FEED_SIZE,
+    language: str = "en",
 ) -> str:
     """Render an Atom 1.0 feed with full content, newest update first.
 
-    A feed without entries is dated empty_updated: Atom requires <updated>.
+    A feed without entries is dated empty_updated: Atom requires <updated>. language is the
+    feed's xml:lang, the site's language.
     """
     chosen = sorted(entries, key=lambda e: (e.updated, e.published, e.url), reverse=True)[:limit]
     updated = max((e.updated for e in chosen), default=empty_updated)
     lines = [
         '<?xml version="1.0" encoding="utf-8"?>',
-        '<feed xmlns="http://www.w3.org/2005/Atom">',
+        f'<feed xmlns="http://www.w3.org/2005/Atom" xml:lang={quoteattr(language)}>',
         f"  <title>{escape(title)}</title>",
         f"  <id>{escape(site_url)}</id>",
         f'  <link rel="alternate" type="text/html" href={quoteattr(site_url)}/>',
@@ -143,6 +145,7 @@ def render_feed(model: SiteModel, bodies: Callable[[SiteGuide], str]) -> str:
         entries=feed_entries(model, bodies),
         empty_updated=empty_feed_date(model),
         limit=FEED_SIZE,
+        language=model.words.language,
     )
 
 
@@ -155,7 +158,7 @@ def index_chunks(model: SiteModel) -> list[list[SiteGuide]]:
 
 def index_path(number: int) -> str:
     """Return the path of the index's page number (1 is the front page)."""
-    return "index.html" if number == 1 else f"page/{number}/index.html"
+    return paged_path("", number)
 
 
 def render_sitemap(model: SiteModel) -> str:
@@ -173,18 +176,35 @@ def render_sitemap(model: SiteModel) -> str:
         return newest(g.updated for g in guides if g is not None and not g.draft)
 
     latest = newest(g.updated for g in live)
-    topics = {t.slug: lastmod(t.sources) for t in model.topics}
-    companies = {slug: lastmod(members) for slug, (_, members) in model.companies.items()}
+    size = model.site.page_size
+
+    def paged(folder: str, items: Sequence, first: date | None, day) -> list:
+        """Every page of a listing: the first dated as a whole, the others by what they show."""
+        count = page_count(len(items), size)
+        found = [(paged_path(folder, 1), first)]
+        for number in range(2, count + 1):
+            found.append((paged_path(folder, number), day(page_slice(items, number, size))))
+        return found
+
     pages = [
         (index_path(number), newest(g.updated for g in chunk))
         for number, chunk in enumerate(index_chunks(model), start=1)
     ]
     pages[0] = ("index.html", latest)
     pages += [(g.href, g.updated) for g in live]
+    topics = {t.slug: lastmod(t.sources) for t in model.topics}
     pages.append(("topics/index.html", newest(topics.values())))
-    pages += [(f"topics/{slug}/index.html", day) for slug, day in topics.items()]
+    for topic in model.topics:
+        pages += paged(f"topics/{topic.slug}/", topic.sources, topics[topic.slug], lastmod)
+    companies = {slug: lastmod(members) for slug, (_, members) in model.companies.items()}
     pages.append(("companies/index.html", newest(companies.values())))
-    pages += [(f"companies/{slug}/index.html", day) for slug, day in companies.items()]
-    pages.append(("digest/index.html", newest(page.updated for page in model.issues)))
-    pages += [(page.href, page.updated) for page in model.issues]
+    for slug, (_, members) in model.companies.items():
+        pages += paged(f"companies/{slug}/", members, companies[slug], lastmod)
+    issues = model.issues
+    pages += paged("digest/", issues, newest(p.updated for p in issues), _issues_lastmod)
+    pages += [(page.href, page.updated) for page in issues]
     return sitemap([SitemapEntry(model.page_url(relative), day) for relative, day in pages])
+
+
+def _issues_lastmod(pages: Iterable) -> date | None:
+    return max((page.updated for page in pages), default=None)

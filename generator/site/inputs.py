@@ -12,6 +12,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+from generator.checks.verdicts import FILE_NAME as VERDICTS_FILE
 from generator.core.codeversion import code_version
 from generator.guides.project import Project
 from generator.guides.store import HISTORY_DIR, REVIEW_DIR
@@ -60,8 +61,8 @@ def input_signatures(project: Project, previous: dict[str, str] | None = None) -
     found = {}
     for folder in (ws.sources_dir, ws.guides_dir, ws.state_dir):
         for entry in walk(folder, skip=tuple(skipped)):
-            if entry.name.endswith(SKIPPED_SUFFIXES):
-                continue
+            if entry.name.endswith(SKIPPED_SUFFIXES) or entry.name.startswith(VERDICTS_FILE):
+                continue  # the verdict cache changes no result, only the time it takes
             found[entry.path] = _signature(entry.stat())
     if previous:
         _history_signatures(guides, previous, found)
@@ -107,12 +108,6 @@ def base_fingerprint(project: Project, out_dir: Path, preview: bool, strict: boo
     config = project.workspace.config_path
     if config.exists():
         digest.update(config.read_bytes())
-    logo = project.settings.site.logo
-    if logo is not None:  # the icon is a file of the site, read from the root
-        try:
-            digest.update(_signature(os.stat(project.workspace.root / logo)).encode())
-        except OSError:
-            digest.update(b"no logo")
     return digest.hexdigest()
 
 

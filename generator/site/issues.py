@@ -7,44 +7,26 @@ dates (see model.site_issues), so a clean rebuild makes the same pages.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date
 
 from generator.site.feeds import FeedEntry, atom_feed, empty_feed_date
-from generator.site.model import IssuePage, SiteModel
+from generator.site.model import (
+    IssuePage,
+    SiteModel,
+    page_count,
+    page_slice,
+    paged_path,
+    pager,
+    root_of,
+)
 from generator.sources.records import normalize_tag
 
 FEED_ISSUES = 20
-MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
+FOLDER = "digest/"
 ARCHIVE = "digest/index.html"
 FEED = "digest/feed.xml"
 
 # A page to render: its path, its template and its context.
 Page = tuple[str, str, dict]
-
-
-def long_date(day: date, *, year: bool = True) -> str:
-    """Format a date as "30 November 2026" (English month names, whatever the locale)."""
-    text = f"{day.day} {MONTHS[day.month - 1]}"
-    return f"{text} {day.year}" if year else text
-
-
-def week_span(page: IssuePage) -> str:
-    """Say which days an issue covers: "30 November to 6 December 2026"."""
-    monday, sunday = page.week.monday, page.week.sunday
-    return f"{long_date(monday, year=monday.year != sunday.year)} to {long_date(sunday)}"
 
 
 def issue_view(model: SiteModel, page: IssuePage, link: Callable[[str], str]) -> dict:
@@ -68,20 +50,20 @@ def issue_view(model: SiteModel, page: IssuePage, link: Callable[[str], str]) ->
             )
         groups.append(
             {
-                "topic": group.topic or "More write-ups",
+                "topic": group.topic or model.words.digest.more,
                 "href": link(hub) if hub else None,
                 "entries": items,
             }
         )
     return {
         "label": page.week.label,
+        "name": issue.name,
         "site_name": model.site.name,
-        "title": f"{model.site.name} weekly: {page.week.label}",
+        "title": model.words.digest.title.format(issue=issue.name, site=model.site.name),
         "subject": issue.subject,
-        "span": week_span(page),
         "opening": issue.opening,
         "closed": page.closed,
-        "closes": long_date(page.week.sunday),
+        "closes": page.week.sunday.isoformat(),
         "count": len(issue.items),
         "groups": groups,
     }
@@ -101,6 +83,7 @@ def issue_page(model: SiteModel, label: str, common: dict) -> Page:
         "subscribe": model.subscribe_url,
         "description": page.issue.opening,
         "issue": view,
+        "breadcrumbs": [*model.crumbs(ARCHIVE), {"name": view["name"], "href": None}],
         "pager": {
             "newer": pages[number - 1].href if number > 0 else None,
             "older": pages[number + 1].href if number + 1 < len(pages) else None,
@@ -109,30 +92,39 @@ def issue_page(model: SiteModel, label: str, common: dict) -> Page:
     return page.href, "issue.html", context
 
 
-def archive_page(model: SiteModel, common: dict) -> Page:
-    """Return the digest archive, digest/index.html: every issue, newest first."""
+def archive_page(model: SiteModel, number: int, common: dict) -> Page:
+    """Return page number of the digest archive, digest/index.html: every issue, newest first."""
+    size = model.site.page_size
+    count = page_count(len(model.issues), size)
+    relative = paged_path(FOLDER, number)
+    weekly = model.words.chrome.weekly
+    trail = [{"name": weekly, "href": None}]
+    if number > 1:
+        page = model.words.pager.title.format(number=number)
+        trail = [{"name": weekly, "href": ARCHIVE}, {"name": page, "href": None}]
     items = [
         {
             "href": page.href,
             "label": page.week.label,
-            "span": week_span(page),
+            "name": page.issue.name,
             "opening": page.issue.opening,
             "closed": page.closed,
         }
-        for page in model.issues
+        for page in page_slice(model.issues, number, size)
     ]
     context = {
         **common,
-        "root": "../",
-        "canonical": model.page_url(ARCHIVE),
+        "root": root_of(relative),
+        "canonical": model.page_url(relative),
         "banner": None,
         "subscribe": model.subscribe_url,
-        "description": f"Every weekly issue of {model.site.name}: the guides first published "
-        "each week.",
+        "description": model.words.digest.description.format(site=model.site.name),
         "issues": items,
         "feed": FEED,
+        "pager": pager(FOLDER, number, count),
+        "breadcrumbs": [*model.crumbs(), *trail],
     }
-    return ARCHIVE, "issues.html", context
+    return relative, "issues.html", context
 
 
 def digest_feed(model: SiteModel, content: Callable[[dict], str]) -> str:
@@ -155,10 +147,11 @@ def digest_feed(model: SiteModel, content: Callable[[dict], str]) -> str:
         for page in closed
     ]
     return atom_feed(
-        title=f"{model.site.name} weekly",
+        title=model.words.digest.feed_title.format(site=model.site.name),
         site_url=model.page_url(ARCHIVE),
         feed_url=model.page_url(FEED),
         entries=entries,
         empty_updated=empty_feed_date(model),
         limit=FEED_ISSUES,
+        language=model.words.language,
     )

@@ -2,36 +2,36 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from markupsafe import Markup
 
-from generator.core.names import plural
 from generator.core.urls import url_path
 from generator.site import issues
 from generator.site.feeds import index_chunks, index_path
-from generator.site.model import SiteModel
-from generator.site.pages import page_environment, page_key, render_page
+from generator.site.model import SiteModel, page_count, page_slice, paged_path, pager, root_of
 from generator.sources.records import Source, normalize_tag
-from generator.sources.topics import Topic
+from generator.sources.topics import Topic, topic_paragraph
 
-PREVIEW_BANNER = "Preview build: drafts that are not reviewed are included. Not indexed."
 INDEX_TOPICS = 8
 INDEX_COMPANIES = 8
-TOPIC_FIELD_LABELS = {"stack": "Stack", "techniques": "Technique", "both": "Technique and stack"}
 
 # A page to render: its path, its template and its context.
 Page = tuple[str, str, dict]
 
 
-def card_html(model: SiteModel, source: Source) -> Markup:
-    """Render a write-up's source card once per process; hubs and company pages share it."""
-    cached = model.card_html.get(source.key)
+def card_html(model: SiteModel, source: Source, root: str = "../../") -> Markup:
+    """Render a write-up's source card once per process and depth; listings share it."""
+    cached = model.card_html.get((source.key, root))
     if cached is None:
-        module = page_environment().get_template("cards.html").module
-        cached = Markup(module.source_card(model.card(source), "../../"))
-        model.card_html[source.key] = cached
+        module = model.pages.module("cards.html")
+        cached = Markup(module.source_card(model.card(source), root))
+        model.card_html[(source.key, root)] = cached
     return cached
+
+
+def _pages(total: int, model: SiteModel) -> range:
+    return range(1, page_count(total, model.site.page_size) + 1)
 
 
 def listing_pages(model: SiteModel) -> list[tuple[str, ...]]:
@@ -39,12 +39,20 @@ def listing_pages(model: SiteModel) -> list[tuple[str, ...]]:
     count = len(index_chunks(model))
     return [
         *(("index", str(number)) for number in range(1, count + 1)),
-        *(("topic", topic.slug) for topic in model.topics),
+        *(
+            ("topic", topic.slug, str(number))
+            for topic in model.topics
+            for number in _pages(len(topic.sources), model)
+        ),
         ("topics",),
-        *(("company", slug) for slug in model.companies),
+        *(
+            ("company", slug, str(number))
+            for slug, (_, members) in model.companies.items()
+            for number in _pages(len(members), model)
+        ),
         ("companies",),
         *(("issue", label) for label in model.issue_labels),
-        ("issues",),
+        *(("issues", str(number)) for number in _pages(len(model.issue_labels), model)),
     ]
 
 
@@ -60,16 +68,16 @@ def listing_page(
     if kind == "index":
         return _index_page(model, int(args[0]), common, preview)
     if kind == "topic":
-        return _topic_page(model, model.topic_by_slug[args[0]], common, card)
+        return _topic_page(model, model.topic_by_slug[args[0]], int(args[1]), common, card)
     if kind == "topics":
         return _topics_index(model, common)
     if kind == "company":
-        return _company_page(model, args[0], common, card)
+        return _company_page(model, args[0], int(args[1]), common, card)
     if kind == "companies":
         return _companies_index(model, common)
     if kind == "issue":
         return issues.issue_page(model, args[0], common)
-    return issues.archive_page(model, common)
+    return issues.archive_page(model, int(args[0]), common)
 
 
 def listing_path(model: SiteModel, task: tuple[str, ...]) -> str:
@@ -78,37 +86,37 @@ def listing_path(model: SiteModel, task: tuple[str, ...]) -> str:
     if kind == "index":
         return index_path(int(args[0]))
     if kind == "topic":
-        return f"topics/{args[0]}/index.html"
+        return paged_path(f"topics/{args[0]}/", int(args[1]))
     if kind == "company":
-        return f"companies/{args[0]}/index.html"
+        return paged_path(f"companies/{args[0]}/", int(args[1]))
     if kind in ("topics", "companies"):
         return f"{kind}/index.html"
     if kind == "issue":
         return f"digest/{args[0]}/index.html"
-    return issues.ARCHIVE
+    return paged_path(issues.FOLDER, int(args[0]))
 
 
 def listing_key(model: SiteModel, task: tuple[str, ...], common: dict, preview: bool) -> str:
     """Return the input key of a listing page: its context with each card by its key."""
     relative, template, context = listing_page(model, task, common, preview, model.card_key)
-    return page_key(template, context)
+    return model.pages.key(template, context)
 
 
-def with_cards(context: dict, card: Callable[[Source], object]) -> dict:
-    """Return a listing context made with its sources as cards, each card made by card."""
+def with_cards(context: dict, card: Callable[[Source, str], object]) -> dict:
+    """Return a listing context made with its sources as cards, each made by card(source, root)."""
     if "cards" not in context:
         return context
-    return {**context, "cards": [card(source) for source in context["cards"]]}
+    root = context["root"]
+    return {**context, "cards": [card(source, root) for source in context["cards"]]}
 
 
 def render_listing(
     model: SiteModel, task: tuple[str, ...], common: dict, preview: bool
 ) -> tuple[str, str]:
     """Render one listing page; return its path and HTML."""
-    relative, template, context = listing_page(
-        model, task, common, preview, lambda source: card_html(model, source)
-    )
-    return relative, render_page(template, context)
+    relative, template, context = listing_page(model, task, common, preview, lambda source: source)
+    context = with_cards(context, lambda source, root: card_html(model, source, root))
+    return relative, model.pages.render(template, context)
 
 
 def _index_page(model: SiteModel, number: int, common: dict, preview: bool) -> Page:
@@ -116,8 +124,7 @@ def _index_page(model: SiteModel, number: int, common: dict, preview: bool) -> P
     count = len(chunks)
     chunk = chunks[number - 1]
     relative = index_path(number)
-    root = "" if number == 1 else "../../"
-    page_href = index_path
+    root = root_of(relative)
 
     items = [
         {
@@ -135,15 +142,10 @@ def _index_page(model: SiteModel, number: int, common: dict, preview: bool) -> P
         **common,
         "root": root,
         "canonical": model.page_url(relative),
-        "banner": PREVIEW_BANNER if preview else None,
+        "banner": model.words.chrome.preview_banner if preview else None,
         "intro": _index_intro(model) if number == 1 else None,
         "guides": items,
-        "pager": {
-            "number": number,
-            "count": count,
-            "prev": page_href(number - 1) if number > 1 else None,
-            "next": page_href(number + 1) if number < count else None,
-        },
+        "pager": pager("", number, count),
     }
     return relative, "index.html", context
 
@@ -156,11 +158,13 @@ def _index_intro(model: SiteModel) -> dict:
     by_count = sorted(
         model.companies.items(), key=lambda pair: (-len(pair[1][1]), pair[1][0].casefold(), pair[0])
     )
-    guides = f"{len(listed)} {'guide' if len(listed) == 1 else 'guides'}"
-    noun = "company" if len(companies) == 1 else "companies"
+    counts = model.words.counts
     return {
-        "counts": f"{guides} on write-ups from {len(companies)} {noun}, "
-        f"drawn from the {plural(len(model.sources), 'write-up')} in our database",
+        "counts": model.words.index.counts.format(
+            guides=counts.guides.of(len(listed)),
+            companies=counts.companies.of(len(companies)),
+            write_ups=counts.write_ups.of(len(model.sources)),
+        ),
         "topics": [
             {"name": t.name, "href": model.topic_href[t.key], "count": t.count} for t in top_topics
         ],
@@ -175,58 +179,94 @@ def _index_intro(model: SiteModel) -> dict:
 
 def _card_note(topic: Topic, model: SiteModel) -> str:
     if all(source.key in model.guide_of for source in topic.sources):
-        return "Each card below links to our short summary and the original post."
-    return "Each card below links to the original post, and to our guide where one is published."
+        return model.words.topics.all_guides
+    return model.words.topics.some_guides
+
+
+def topic_title(model: SiteModel, topic: Topic) -> str:
+    """Return a hub's heading: "How teams scaled GPUs: 3 real case studies"."""
+    words = model.words
+    return words.topics.title.format(
+        name=topic.name, case_studies=words.counts.case_studies.of(topic.count)
+    )
 
 
 def _topic_page(
-    model: SiteModel, topic: Topic, common: dict, card: Callable[[Source], object]
+    model: SiteModel, topic: Topic, number: int, common: dict, card: Callable[[Source], object]
 ) -> Page:
+    paragraph = topic_paragraph(topic, model.words)
     return _card_page(
         model,
-        f"topics/{topic.slug}/index.html",
+        f"topics/{topic.slug}/",
+        number,
         "hub.html",
         common,
-        topic.paragraph,
-        [card(source) for source in topic.sources],
+        paragraph,
+        topic.sources,
+        card,
+        (model.crumbs("topics/index.html"), topic.name),
         topic={
-            "title": topic.title,
-            "paragraph": topic.paragraph,
+            "title": topic_title(model, topic),
+            "name": topic.name,
+            "paragraph": paragraph,
             "card_note": _card_note(topic, model),
-            "field_label": TOPIC_FIELD_LABELS[topic.field],
+            "field_label": getattr(model.words.topics, topic.field),
         },
     )
 
 
 def _card_page(
     model: SiteModel,
-    relative: str,
+    folder: str,
+    number: int,
     template: str,
     common: dict,
     description: str,
-    cards: list,
+    sources: Sequence[Source],
+    card: Callable[[Source], object],
+    crumbs: tuple[list[dict], str],
     **fields: object,
 ) -> Page:
-    """Return a page two folders down that lists source cards (a hub or a company)."""
+    """Return page number of a listing of source cards in folder (a hub or a company).
+
+    The cards are those of that page alone; the statistics it opens with are on the first.
+    crumbs is the breadcrumb trail to the listing's section and the listing's own name.
+    """
+    size = model.site.page_size
+    count = page_count(len(sources), size)
+    relative = paged_path(folder, number)
+    trail, name = crumbs  # the trail to the listing's section, and the listing's name
+    if number == 1:
+        trail = [*trail, {"name": name, "href": None}]
+    else:
+        page = model.words.pager.title.format(number=number)
+        first = {"name": name, "href": paged_path(folder, 1)}
+        trail = [*trail, first, {"name": page, "href": None}]
     context = {
         **common,
-        "root": "../../",
+        "root": root_of(relative),
         "canonical": model.page_url(relative),
         "banner": None,
         "subscribe": model.subscribe_url,
         "description": description,
         **fields,
-        "cards": cards,
+        "cards": [card(source) for source in page_slice(sources, number, size)],
+        "pager": pager(folder, number, count),
+        "breadcrumbs": trail,
     }
     return relative, template, context
 
 
 def _topics_index(model: SiteModel, common: dict) -> Page:
+    words = model.words.topics
     items = [
         {
             "href": url_path(f"topics/{t.slug}/index.html"),
             "name": t.name,
-            "note": f"{plural(t.count, 'write-up')} · {TOPIC_FIELD_LABELS[t.field].lower()}",
+            "note": words.note.format(
+                write_ups=model.words.counts.write_ups.of(t.count),
+                field=getattr(words, f"{t.field}_note"),
+            ),
         }
         for t in sorted(model.topics, key=lambda t: (-t.count, t.name.casefold(), t.slug))
     ]
@@ -236,43 +276,45 @@ def _topics_index(model: SiteModel, common: dict) -> Page:
         "root": "../",
         "canonical": model.page_url("topics/index.html"),
         "banner": None,
-        "heading": "Topics",
-        "intro": f"Every technique and stack tag that at least {threshold} write-ups in our "
-        "database mention and one of our guides covers, most common first.",
+        "heading": words.heading,
+        "intro": words.intro.format(count=threshold),
         "items": items,
+        "breadcrumbs": [*model.crumbs(), {"name": words.heading, "href": None}],
     }
     return "topics/index.html", "listing.html", context
 
 
-def _company_noun(members: list[Source]) -> str:
-    return "write-up" if len(members) == 1 else "write-ups"
-
-
 def _company_page(
-    model: SiteModel, slug: str, common: dict, card: Callable[[Source], object]
+    model: SiteModel, slug: str, number: int, common: dict, card: Callable[[Source], object]
 ) -> Page:
     name, members = model.companies[slug]
+    words = model.words.companies
     with_guides = sum(1 for s in members if s.key in model.guide_of)
     years = sorted(s.published.year for s in members if s.published)
     span = ""
     if years:
         span = (
-            f", published in {years[0]}"
+            words.in_year.format(year=years[0])
             if years[0] == years[-1]
-            else f", published between {years[0]} and {years[-1]}"
+            else words.between_years.format(first=years[0], last=years[-1])
         )
-    sentence = (
-        f"{len(members)} engineering {_company_noun(members)} from {name} in our database"
-        f"{span}. {with_guides} of them {'has' if with_guides == 1 else 'have'} a published "
-        "guide."
+    written = words.write_ups.one if len(members) == 1 else words.write_ups.other
+    sentence = " ".join(
+        (
+            written.format(count=len(members), company=name, span=span),
+            words.with_guides.of(with_guides),
+        )
     )
     return _card_page(
         model,
-        f"companies/{slug}/index.html",
+        f"companies/{slug}/",
+        number,
         "company.html",
         common,
         sentence,
-        [card(source) for source in members],
+        members,
+        card,
+        (model.crumbs("companies/index.html"), name),
         company={"name": name, "sentence": sentence},
     )
 
@@ -282,17 +324,19 @@ def _companies_index(model: SiteModel, common: dict) -> Page:
         {
             "href": url_path(f"companies/{slug}/index.html"),
             "name": name,
-            "note": f"{len(members)} {_company_noun(members)}",
+            "note": model.words.counts.write_ups.of(len(members)),
         }
         for slug, (name, members) in model.companies.items()
     ]
+    words = model.words.companies
     context = {
         **common,
         "root": "../",
         "canonical": model.page_url("companies/index.html"),
         "banner": None,
-        "heading": "Companies",
-        "intro": "Every company with a guide on this site.",
+        "heading": words.heading,
+        "intro": words.intro,
+        "breadcrumbs": [*model.crumbs(), {"name": words.heading, "href": None}],
         "items": sorted(items, key=lambda i: (i["name"].casefold(), i["href"])),
     }
     return "companies/index.html", "listing.html", context

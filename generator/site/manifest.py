@@ -43,6 +43,8 @@ class Manifest(BaseModel):
     # What the build was made from: settings, code and date (base), and each input file.
     base: str = ""
     signatures: dict[str, str] = {}
+    # The key of the root's templates, words and static files (site/theme.py).
+    theme: str = ""
     # The site's folders as this build left them (inode, mtime), and the files it linked over
     # without managing them; the same for the site before it, kept as the spare (see Trees).
     folders: dict[str, tuple[int, int]] = {}
@@ -51,11 +53,11 @@ class Manifest(BaseModel):
     spare_files: list[str] = []
 
 
-def state_paths(state_dir: Path, out_dir: Path) -> tuple[Path, Path]:
-    """Return the manifest path of an output folder and the cache path."""
+def manifest_file(state_dir: Path, out_dir: Path) -> Path:
+    """Return the manifest path of an output folder."""
     folder = state_dir / CACHE_DIR
     key = hashlib.sha256(str(out_dir.resolve()).encode()).hexdigest()[:16]
-    return folder / f"manifest-{key}.json", folder / "cache.sqlite"
+    return folder / f"manifest-{key}.json"
 
 
 def read_manifest(path: Path, warnings: list[str]) -> Manifest:

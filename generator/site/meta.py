@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 from markupsafe import Markup
 
 from generator.checks.base import sentences
+from generator.core.catalogue import Catalogue
 from generator.guides.document import REPORTS
 from generator.site.assets import icon_name
 
@@ -28,13 +29,13 @@ HEADING = re.compile(r"<h2>.*?</h2>", re.S)
 JSON_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"}
 
 
-def page_meta(template: str, context: dict) -> dict:
-    """Return the head metadata of a page from its template and context."""
+def page_meta(template: str, context: dict, words: Catalogue) -> dict:
+    """Return the head metadata of a page from its template, context and words."""
     site = context["site"]
     home = home_url(site.base_url)
     url = context.get("canonical") or home
     maker = MAKERS.get(template, _plain_page)
-    title, description, graph = maker(context, home, url)
+    title, description, graph = maker(context, home, url, words)
     description = clip(" ".join(description.split()))
     icon, icon_type = icon_name(site)
     guide = context.get("guide") if template == "guide.html" else None
@@ -52,9 +53,9 @@ def page_meta(template: str, context: dict) -> dict:
     }
 
 
-def with_meta(template: str, context: dict) -> dict:
+def with_meta(template: str, context: dict, words: Catalogue) -> dict:
     """Return the context with its head metadata (and the description it gives the page)."""
-    meta = page_meta(template, context)
+    meta = page_meta(template, context, words)
     return {**context, "meta": meta, "description": meta["description"]}
 
 
@@ -114,6 +115,18 @@ def organization(context: dict, home: str) -> dict:
     }
 
 
+def trail_of(context: dict, home: str, url: str) -> list[tuple[str, str]]:
+    """Return the page's breadcrumb trail as (name, absolute URL), from its breadcrumbs."""
+    return [
+        (crumb["name"], url if crumb["href"] is None else home + _folder(crumb["href"]))
+        for crumb in context.get("breadcrumbs") or [{"name": context["site"].name, "href": None}]
+    ]
+
+
+def _folder(href: str) -> str:
+    return "" if href == "index.html" else href.removesuffix("index.html")
+
+
 def breadcrumbs(trail: list[tuple[str, str]]) -> dict:
     """Return a BreadcrumbList of (name, absolute URL) from the home page down to this page."""
     return {
@@ -125,7 +138,7 @@ def breadcrumbs(trail: list[tuple[str, str]]) -> dict:
     }
 
 
-def _guide(context: dict, home: str, url: str) -> tuple[str, str, list[dict]]:
+def _guide(context: dict, home: str, url: str, words: Catalogue) -> tuple[str, str, list[dict]]:
     guide = context["guide"]
     reported = next((s["html"] for s in guide.get("sections", ()) if s["kind"] == REPORTS), None)
     description = context.get("description") or ""
@@ -152,14 +165,7 @@ def _guide(context: dict, home: str, url: str) -> tuple[str, str, list[dict]]:
         article["datePublished"] = published
     if guide.get("updated"):
         article["dateModified"] = guide["updated"]
-    trail = [(context["site"].name, home)]
-    company = next(
-        (link for link in guide.get("see_also", ()) if link["href"].startswith("companies/")),
-        None,
-    )
-    if company is not None:
-        trail.append((company["name"], home + company["href"].removesuffix("index.html")))
-    trail.append((guide["title"], url))
+    trail = trail_of(context, home, url)
     return guide["title"], description, [article, breadcrumbs(trail)]
 
 
@@ -174,18 +180,19 @@ def _citation(item: dict) -> dict:
     return work
 
 
-def _index(context: dict, home: str, url: str) -> tuple[str, str, list[dict]]:
+def _index(context: dict, home: str, url: str, words: Catalogue) -> tuple[str, str, list[dict]]:
     site = context["site"]
-    lede = (
-        f"{site.name} turns public engineering write-ups into short career guides, each keeping "
-        "what the source reports apart from our interpretation."
-    )
+    lede = site.description or words.index.lede.format(site=site.name)
     intro = context.get("intro")
-    number = context.get("pager", {}).get("number", 1)
+    pager = context.get("pager") or {}
+    number = pager.get("number", 1)
     if number > 1:
-        title = f"Page {number} · {site.name}"
-        trail = [(site.name, home), (f"Page {number}", url)]
-        return title, f"{lede} Page {number} of the guides.", [breadcrumbs(trail)]
+        page = words.index.page_title.format(number=number)
+        listed = words.index.list_page.format(
+            title=words.index.list_title, number=number, count=pager.get("count", number)
+        )
+        trail = [(site.name, home), (page, url)]
+        return f"{page} · {site.name}", f"{lede} {listed}.", [breadcrumbs(trail)]
     description = f"{lede} {intro['counts']}." if intro else lede
     website = {
         "@type": "WebSite",
@@ -206,20 +213,15 @@ def _index(context: dict, home: str, url: str) -> tuple[str, str, list[dict]]:
     return site.name, description, [website]
 
 
-Maker = Callable[[dict, str, str], tuple[str, str, list[dict]]]
+Maker = Callable[[dict, str, str, Catalogue], tuple[str, str, list[dict]]]
 
 
-def _section_page(name: str, folder: str) -> Maker:
+def _section_page(folder: str) -> Maker:
     """Return the maker of a page one level below a section's index (a hub, a company)."""
 
-    def make(context: dict, home: str, url: str) -> tuple[str, str, list[dict]]:
+    def make(context: dict, home: str, url: str, words: Catalogue) -> tuple[str, str, list[dict]]:
         title, description = TITLES[folder](context)
-        trail = [
-            (context["site"].name, home),
-            (name, f"{home}{folder}/"),
-            (title, url),
-        ]
-        return title, description, [breadcrumbs(trail)]
+        return title, description, [breadcrumbs(trail_of(context, home, url))]
 
     return make
 
@@ -232,18 +234,19 @@ TITLES: dict[str, Callable[[dict], tuple[str, str]]] = {
 }
 
 
-def _listing(context: dict, home: str, url: str) -> tuple[str, str, list[dict]]:
+def _listing(context: dict, home: str, url: str, words: Catalogue) -> tuple[str, str, list[dict]]:
     heading = context["heading"]
-    trail = [(context["site"].name, home), (heading, url)]
-    return heading, context["intro"], [breadcrumbs(trail)]
+    return heading, context["intro"], [breadcrumbs(trail_of(context, home, url))]
 
 
-def _archive(context: dict, home: str, url: str) -> tuple[str, str, list[dict]]:
-    trail = [(context["site"].name, home), ("Weekly digest", url)]
-    return "Weekly digest", context.get("description") or "", [breadcrumbs(trail)]
+def _archive(context: dict, home: str, url: str, words: Catalogue) -> tuple[str, str, list[dict]]:
+    trail = trail_of(context, home, url)
+    return words.digest.heading, context.get("description") or "", [breadcrumbs(trail)]
 
 
-def _plain_page(context: dict, home: str, url: str) -> tuple[str, str, list[dict]]:
+def _plain_page(
+    context: dict, home: str, url: str, words: Catalogue
+) -> tuple[str, str, list[dict]]:
     """A page of the site's own (not found, search): its title and description only."""
     return context.get("title") or context["site"].name, context.get("description") or "", []
 
@@ -251,9 +254,9 @@ def _plain_page(context: dict, home: str, url: str) -> tuple[str, str, list[dict
 MAKERS: dict[str, Maker] = {
     "guide.html": _guide,
     "index.html": _index,
-    "hub.html": _section_page("Topics", "topics"),
-    "company.html": _section_page("Companies", "companies"),
-    "issue.html": _section_page("Weekly digest", "digest"),
+    "hub.html": _section_page("topics"),
+    "company.html": _section_page("companies"),
+    "issue.html": _section_page("digest"),
     "listing.html": _listing,
     "issues.html": _archive,
 }

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import hashlib
 import heapq
-import json
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -14,13 +12,16 @@ from urllib.parse import urlsplit
 
 from markupsafe import Markup
 
+from generator.core.catalogue import Catalogue
 from generator.core.config import SiteSettings
-from generator.core.names import plural
 from generator.core.urls import url_path
 from generator.digest.issue import DigestIssue, Week, build_issue, week_of
 from generator.guides.markdown import safe_link
 from generator.guides.project import Project
+from generator.site.pages import content_key as content_key
+from generator.site.pages import page_templates
 from generator.site.select import SiteGuide
+from generator.site.theme import Theme, load_theme
 from generator.sources.records import Source, normalize_tag, slugify
 from generator.sources.topics import Topic, compute_topics, join_names, recency_key, unique_slugs
 
@@ -92,14 +93,23 @@ class IssuePage:
         return f"digest/{self.week.label}/index.html"
 
 
-def site_issues(guides: Sequence[SiteGuide], today: date, site_name: str) -> list[IssuePage]:
+def site_issues(
+    guides: Sequence[SiteGuide], today: date, site_name: str, words: Catalogue | None = None
+) -> list[IssuePage]:
     """Build the issue of every week in which a guide on the site was first published."""
     published = [(g.source, g.first_published) for g in guides if g.first_published and not g.draft]
     hrefs = {g.source.key: g.href for g in guides}
     weeks = sorted({week_of(day) for _, day in published}, key=lambda w: w.label, reverse=True)
     pages = []
-    for week in weeks:
-        issue = build_issue(week, published, site_name=site_name, guide_url=hrefs.__getitem__)
+    for position, week in enumerate(weeks):
+        issue = build_issue(
+            week,
+            published,
+            site_name=site_name,
+            guide_url=hrefs.__getitem__,
+            number=len(weeks) - position,
+            words=words,
+        )
         closed = week.sunday < today
         newest = max(day for _, day in published if week.holds(day))
         updated = week.sunday + timedelta(days=1) if closed else newest
@@ -125,6 +135,37 @@ def site_topics(project: Project, ordered: list[Source] | None = None) -> list[T
     return compute_topics(ordered, project.settings.topics.min_sources)
 
 
+def paged_path(folder: str, number: int) -> str:
+    """Return the path of a listing's page number in folder ("", "topics/gpus/"); 1 is its front."""
+    return f"{folder}index.html" if number == 1 else f"{folder}page/{number}/index.html"
+
+
+def page_count(total: int, size: int) -> int:
+    """Return how many pages of size items a listing of total items takes (at least one)."""
+    return max(1, -(-total // size))
+
+
+def page_slice(items: Sequence, number: int, size: int) -> list:
+    """Return the items on page number (from 1) of a listing of size items a page."""
+    return list(items[(number - 1) * size : number * size])
+
+
+def pager(folder: str, number: int, count: int) -> dict:
+    """Return the template data of page number of count: site-relative links to its neighbours."""
+    return {
+        "number": number,
+        "count": count,
+        "first": paged_path(folder, 1),
+        "prev": paged_path(folder, number - 1) if number > 1 else None,
+        "next": paged_path(folder, number + 1) if number < count else None,
+    }
+
+
+def root_of(relative: str) -> str:
+    """Return the relative link from a page to the site's root ("../../" two folders down)."""
+    return "../" * relative.count("/")
+
+
 def listing_order(guide: SiteGuide) -> tuple:
     """Sort key of the index: the newest write-up first (the date its card shows), undated last."""
     return (*recency_key(guide.source), guide.id)
@@ -139,6 +180,7 @@ class SiteModel:
         guides: list[SiteGuide],
         topics: list[Topic] | None = None,
         related: RelatedIndex | None = None,
+        theme: Theme | None = None,
         *,
         preview: bool = False,
     ) -> None:
@@ -148,6 +190,10 @@ class SiteModel:
         """
         self.project = project
         self.site = project.settings.site
+        self.theme = theme if theme is not None else load_theme(project)
+        look = self.theme
+        self.pages = page_templates(look.templates, look.words, look.origins, look.logo)
+        self.words = self.pages.words
         self.base_url = self.site.base_url.rstrip("/")
         self.sources = site_records(project, preview)
         self.guides = guides
@@ -176,6 +222,13 @@ class SiteModel:
             normalize_tag(name): url_path(f"companies/{slug}/index.html")
             for slug, (name, _) in self.companies.items()
         }
+        # The page of its company's listing that shows a write-up's card.
+        size = self.site.page_size
+        self.company_page = {
+            source.key: url_path(paged_path(f"companies/{slug}/", i // size + 1))
+            for slug, (_, members) in self.companies.items()
+            for i, source in enumerate(members)
+        }
         self.related = related or RelatedIndex(self.sources)
         self.topic_by_slug = {topic.slug: topic for topic in self.topics}
         self.topic_by_key = {topic.key: topic for topic in self.topics}
@@ -186,7 +239,7 @@ class SiteModel:
         # By the id of the item: the items live in _items as long as the model.
         self._item_keys: dict[int, str] = {}
         # Source cards as HTML, filled by the render stage: each is rendered once per process.
-        self.card_html: dict[str, Markup] = {}
+        self.card_html: dict[tuple[str, str], Markup] = {}
         self._related: dict[str, list[dict]] = {}
         self._items: dict[str, dict | None] = {}
         self._tag_links: dict[str, dict] = {}
@@ -194,7 +247,7 @@ class SiteModel:
     @cached_property
     def issues(self) -> list[IssuePage]:
         """Return the weeks' digest issues (built when a page or feed needs them)."""
-        return site_issues(self.guides, self.project.today, self.site.name)
+        return site_issues(self.guides, self.project.today, self.site.name, self.words)
 
     @cached_property
     def issue_labels(self) -> list[str]:
@@ -229,6 +282,19 @@ class SiteModel:
                 companies[slug] = (name, sorted(ranked[0], key=recency_key))
         return companies
 
+    def crumbs(self, section: str | None = None) -> list[dict]:
+        """Return the start of a page's breadcrumb trail: the front page, then its section."""
+        chrome = self.words.chrome
+        names = {
+            "topics/index.html": chrome.topics,
+            "companies/index.html": chrome.companies,
+            "digest/index.html": chrome.weekly,
+        }
+        trail = [{"name": self.site.name, "href": "index.html"}]
+        if section is not None:
+            trail.append({"name": names[section], "href": section})
+        return trail
+
     def page_url(self, relative: str) -> str:
         """Return a page's absolute URL in the sitemap's form (…/guides/ID/, not …/index.html)."""
         return f"{self.base_url}/{url_path(relative.removesuffix('index.html'))}"
@@ -251,7 +317,7 @@ class SiteModel:
             links.append(
                 {
                     "name": self.companies[company][0],
-                    "note": f"{count} {'write-up' if count == 1 else 'write-ups'}",
+                    "note": self.words.counts.write_ups.of(count),
                     "href": self.company_href[normalize_tag(source.company)],
                 }
             )
@@ -260,7 +326,7 @@ class SiteModel:
             links.append(
                 {
                     "name": topic.name,
-                    "note": plural(topic.count, "write-up"),
+                    "note": self.words.counts.write_ups.of(topic.count),
                     "href": self.topic_href[topic.key],
                 }
             )
@@ -282,8 +348,8 @@ class SiteModel:
         guide = self.guide_of.get(source.key)
         if guide is not None:
             return guide.href
-        company = self.company_href.get(normalize_tag(source.company))
-        return f"{company}#{source.key}" if company else None
+        page = self.company_page.get(source.key)
+        return f"{page}#{source.key}" if page else None
 
     def related_items(self, source: Source) -> list[dict]:
         """Return the related-story items of a write-up (computed once per build)."""
@@ -380,20 +446,6 @@ def base_url_problem(site: SiteSettings) -> str | None:
             "is served from"
         )
     return None
-
-
-def content_key(*parts: object) -> str:
-    """Hash JSON-ready data (dates and settings included) into a stable key."""
-    text = json.dumps(parts, sort_keys=True, default=_plain, ensure_ascii=False)
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-def _plain(value: object) -> object:
-    if isinstance(value, date):
-        return value.isoformat()
-    if hasattr(value, "model_dump"):
-        return value.model_dump(mode="json")
-    raise TypeError(f"cannot key {type(value).__name__}")
 
 
 def safe_url(url: str | None) -> str | None:

@@ -11,10 +11,11 @@ import hashlib
 import html
 from collections.abc import Callable
 from dataclasses import dataclass
-from importlib import resources
+from functools import partial
 
 from markupsafe import Markup
 
+from generator.core.catalogue import GuideWords, english
 from generator.core.errors import PublishError
 from generator.core.workers import WorkerMap
 from generator.guides.document import CASE_STUDY, INTERPRETATION, PRACTICE, REPORTS, section_kind
@@ -30,18 +31,21 @@ from generator.site.listings import (
     render_listing,
     with_cards,
 )
-from generator.site.model import SiteModel, content_key, safe_url
-from generator.site.pages import page_environment, page_key, render_page
+from generator.site.model import SiteModel, safe_url
+from generator.site.pages import page_environment
 from generator.site.select import SiteGuide
 from generator.site.write import SiteWriter, Written
+from generator.sources.records import normalize_tag
 
-DRAFT_BANNER = "Draft: not reviewed. This page is a preview and is not indexed."
+# Each labelled section's style and the catalogue key of its label.
 SECTION_STYLE = {
-    REPORTS: ("source-account", "The source's account"),
-    INTERPRETATION: ("ours", "Our interpretation"),
-    CASE_STUDY: ("ours", "Our suggested case study"),
-    PRACTICE: ("ours", "Our suggested steps"),
+    REPORTS: ("source-account", "source_account"),
+    INTERPRETATION: ("ours", "interpretation"),
+    CASE_STUDY: ("ours", "case_study"),
+    PRACTICE: ("ours", "practice"),
 }
+# A reading pace for instructional prose, in words a minute.
+WORDS_PER_MINUTE = 200
 
 
 def guide_body_html(guide: SiteGuide) -> str:
@@ -49,8 +53,14 @@ def guide_body_html(guide: SiteGuide) -> str:
     return to_html(guide.body)
 
 
-def body_parts(body_html: str) -> tuple[str, list[dict]]:
+def reading_minutes(body: str) -> int:
+    """Return a guide's reading time in whole minutes (at least one) from its word count."""
+    return max(1, round(len(body.split()) / WORDS_PER_MINUTE))
+
+
+def body_parts(body_html: str, words: GuideWords | None = None) -> tuple[str, list[dict]]:
     """Split rendered body HTML at its <h2> headings into the preamble and labelled sections."""
+    words = words or english().guide
     chunks = body_html.split("<h2>")
     sections = []
     for chunk in chunks[1:]:
@@ -58,12 +68,12 @@ def body_parts(body_html: str) -> tuple[str, list[dict]]:
         kind = section_kind(html.unescape(heading_html).strip())
         if kind == "originals":
             continue
-        css, label = SECTION_STYLE.get(kind, ("ours", "Our notes"))
+        css, label = SECTION_STYLE.get(kind, ("ours", "other"))
         sections.append(
             {
                 "kind": kind or "other",
                 "css": css,
-                "label": label,
+                "label": getattr(words, label),
                 "html": Markup(f"<h2>{heading_html}</h2>{rest}"),
             }
         )
@@ -86,12 +96,18 @@ def guide_context(model: SiteModel, guide: SiteGuide, *, preview: bool) -> dict:
         }
         for view in model.project.originals(source)
     ]
+    company = model.company_href.get(normalize_tag(source.company))
     return {
         "site": model.site,
         "description": source.summary,
         "root": "../../",
         "canonical": model.page_url(guide.href),
-        "banner": DRAFT_BANNER if guide.draft else None,
+        "banner": model.words.chrome.draft_banner if guide.draft else None,
+        "breadcrumbs": [
+            *model.crumbs("companies/index.html"),
+            {"name": guide.meta.company, "href": company},
+            {"name": guide.meta.title, "href": None},
+        ],
         "noindex": preview or guide.draft,
         "subscribe": model.subscribe_url,
         "guide": {
@@ -124,7 +140,7 @@ def guide_key(model: SiteModel, guide: SiteGuide, context: dict) -> str:
     shown = context["guide"]
     related = [model.item_key(item) for item in shown["related"]]
     context = {**context, "guide": {**shown, "related": related}}
-    return page_key("guide.html", context, guide.content_hash)
+    return model.pages.key("guide.html", context, guide.content_hash)
 
 
 def render_guide_page(
@@ -140,25 +156,29 @@ def render_guide_page(
     context is the page's guide_context when the caller has made it already.
     """
     body_html = guide_body_html(guide)
-    preamble_html, sections = body_parts(body_html)
+    preamble_html, sections = body_parts(body_html, model.words.guide)
     context = dict(context or guide_context(model, guide, preview=preview))
-    context["guide"] = {**context["guide"], "preamble": Markup(preamble_html)}
-    context["guide"]["sections"] = sections
-    return render_page("guide.html", context), body_html
+    context["guide"] = {
+        **context["guide"],
+        "preamble": Markup(preamble_html),
+        "sections": sections,
+        "reading_minutes": reading_minutes(guide.body),
+    }
+    return model.pages.render("guide.html", context), body_html
 
 
-def issue_body_html(view: dict) -> str:
+def issue_body_html(model: SiteModel, view: dict) -> str:
     """Render a digest issue's items as HTML for the digest feed (links absolute)."""
-    module = page_environment().get_template("cards.html").module
-    return str(module.issue_body(view, ""))
+    return str(model.pages.module("cards.html").issue_body(view, ""))
 
 
 # --- the render stage -----------------------------------------------------------------------
 
 
-def style_sheet() -> bytes:
-    """Return the site's one stylesheet."""
-    return resources.files("generator").joinpath("templates/style.css").read_bytes()
+def file_key(data: str | bytes) -> str:
+    """Return the input key of a file that is its own input: the hash of its bytes."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    return hashlib.sha256(raw).hexdigest()
 
 
 def page_keys(model: SiteModel, *, preview: bool, processes: int = 1) -> dict[str, str]:
@@ -174,7 +194,7 @@ def page_keys(model: SiteModel, *, preview: bool, processes: int = 1) -> dict[st
                 relative, template, context = listing_page(
                     model, task, common, preview, model.card_key
                 )
-                found.append((relative, page_key(template, context)))
+                found.append((relative, model.pages.key(template, context)))
             return found
         guide = by_id[guide_id]
         return [(guide.href, guide_page_key(model, guide, preview=preview))]
@@ -198,23 +218,18 @@ def other_keys(model: SiteModel, *, preview: bool) -> dict[str, str]:
     """Return the input keys of the feeds, the sitemap, the style sheet and the extras."""
     found = {"feed.xml": feed_key(model)}
     found.update((relative, file_key(data)) for relative, data in other_files(model, preview))
+    found.update((relative, file_key(data)) for relative, data in model.theme.static.items())
     return found
 
 
-def file_key(data: str | bytes) -> str:
-    """Return the key of a file that is its own input: its content."""
-    return content_key(data) if isinstance(data, str) else hashlib.sha256(data).hexdigest()
-
-
 def other_files(model: SiteModel, preview: bool) -> list[tuple[str, str | bytes]]:
-    """Return the digest feed, the sitemap (none for a preview: it is noindex), the styles
-    and the extras (robots.txt, 404.html, the icon and the web manifest)."""
+    """Return the digest feed, the sitemap (none for a preview: it is noindex) and the
+    extras (robots.txt, 404.html, the icon and the web manifest)."""
     found: list[tuple[str, str | bytes]] = [
-        (issues.FEED, issues.digest_feed(model, issue_body_html))
+        (issues.FEED, issues.digest_feed(model, partial(issue_body_html, model)))
     ]
     if not preview:
         found.append(("sitemap.xml", render_sitemap(model)))
-    found.append(("style.css", style_sheet().decode("utf-8")))
     found += extra_files(model, preview)
     return found
 
@@ -272,25 +287,31 @@ def render_site(
                 relative, template, context = listing_page(
                     model, task, common, preview, lambda source: source
                 )
-                key = keys.get(relative) or page_key(template, with_cards(context, model.card_key))
-                context = with_cards(context, lambda source: card_html(model, source))
-                placed = writer.write(relative, render_page(template, context), key)
+                key = keys.get(relative) or model.pages.key(
+                    template, with_cards(context, lambda source, _: model.card_key(source))
+                )
+                context = with_cards(context, lambda source, root: card_html(model, source, root))
+                placed = writer.write(relative, model.pages.render(template, context), key)
             done.append(Rendered(placed))
         model.forget_cards()  # the guide pages this process renders next show none
         return done
 
     def others() -> list[Rendered]:
+        static = model.theme.static
         if not known:  # each made once, for its key and its file
             made = other_files(model, preview)
-            return [Rendered(writer.write(rel, data, file_key(data))) for rel, data in made]
+            done = [Rendered(writer.write(rel, data, file_key(data))) for rel, data in made]
+            for relative, data in sorted(static.items()):
+                done.append(Rendered(writer.write(relative, data, file_key(data))))
+            return done
         makers: dict[str, Callable[[], str | bytes]] = {
-            issues.FEED: lambda: issues.digest_feed(model, issue_body_html),
+            issues.FEED: lambda: issues.digest_feed(model, partial(issue_body_html, model)),
             "sitemap.xml": lambda: render_sitemap(model),
-            "style.css": style_sheet,
         }
         makers.update(
             (relative, lambda data=data: data) for relative, data in extra_files(model, preview)
         )
+        makers.update((relative, partial(static.__getitem__, relative)) for relative in static)
         done = []
         for relative, make in makers.items():
             if relative in keys:
@@ -346,5 +367,4 @@ __all__ = [
     "listing_pages",
     "page_environment",
     "render_listing",
-    "render_page",
 ]

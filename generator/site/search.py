@@ -7,11 +7,14 @@ is; else the Pagefind binary indexes the new tree in a process of its own.
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import os
 import re
 import shutil
+import signal
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Mapping
@@ -24,7 +27,6 @@ from pagefind.service import get_executable
 
 from generator.core.errors import PublishError
 from generator.site.model import SiteModel
-from generator.site.pages import render_page
 
 SEARCH_PAGE = "search/index.html"
 SCRIPT = "search/search.js"
@@ -92,8 +94,9 @@ def search_page(model: SiteModel) -> str:
         "root": "../",
         "canonical": model.page_url(SEARCH_PAGE),
         "banner": None,
-        "title": f"Search · {model.site.name}",
-        "description": f"Search the guides, topic hubs and company pages of {model.site.name}.",
+        "breadcrumbs": [*model.crumbs(), {"name": model.words.search.heading, "href": None}],
+        "title": model.words.search.title.format(site=model.site.name),
+        "description": model.words.search.description.format(site=model.site.name),
         "topics": [{"name": t.name, "href": model.topic_href[t.key]} for t in topics],
         "companies": [
             {"name": name, "href": f"companies/{slug}/index.html"}
@@ -102,7 +105,7 @@ def search_page(model: SiteModel) -> str:
             )
         ],
     }
-    return render_page("search.html", context)
+    return model.pages.render("search.html", context)
 
 
 def search_script() -> str:
@@ -150,7 +153,13 @@ def build_bundle(tree: Path, pages: list[str], out_dir: Path) -> dict[str, bytes
         for selector in IGNORED:
             command += ["--exclude-selectors", selector]
         try:
-            done = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT)
+            done = subprocess.run(
+                command,
+                capture_output=True,
+                text=True,
+                timeout=TIMEOUT,
+                preexec_fn=_die_with_parent(os.getpid()) if sys.platform == "linux" else None,
+            )
         except (OSError, subprocess.TimeoutExpired) as exc:
             raise PublishError(f"Pagefind did not run: {exc}", rule="search") from exc
         if done.returncode != 0:
@@ -166,6 +175,20 @@ def build_bundle(tree: Path, pages: list[str], out_dir: Path) -> dict[str, bytes
         return files
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent(parent: int):
+    """Return a child's set-up that has the kernel kill it when the build is killed."""
+
+    def setup() -> None:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() != parent:  # the build died before the request took hold
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    return setup
 
 
 def place_bundle(writer, previous: Mapping[str, object]) -> SearchReport:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date
 
+from generator.checks.verdicts import VerdictCache
 from generator.core.clock import now
 from generator.core.errors import PrepguideError, PublishError, StorageError
 from generator.core.fsio import sha256_text
@@ -16,7 +16,6 @@ from generator.guides.project import Project
 from generator.guides.store import PENDING_SUFFIX, REVIEW_DIR, visible_names
 from generator.review import live_version, mark_published, read_state
 from generator.review.recheck import failure_note, judge_live
-from generator.site.verdicts import VerdictStore
 from generator.sources.records import Source
 
 
@@ -104,8 +103,6 @@ class Picked:
     first_published: date | None = None
     updated: date | None = None
     left_out: str | None = None
-    verdict_key: str | None = None
-    new_verdict: list[str] | None = None
     marked_published: bool = False
     # Why a live text that stays on the site fails current checks.
     flagged: str | None = None
@@ -164,7 +161,7 @@ def pick_guide(
     guide_id: str,
     *,
     preview: bool,
-    cache: VerdictStore,
+    cache: VerdictCache | None,
     strict: bool = False,
     pending: bool = True,
 ) -> Picked | None:
@@ -191,16 +188,12 @@ def pick_guide(
     if source.example and not preview:
         return Picked(guide_id, left_out=EXAMPLE_NOTE)
     if live is not None:
-        verdict = judge_live(project, live.doc, source, state.live, cache.verdict)
-        remember = {
-            "verdict_key": None if verdict.key == state.live.checks_key else verdict.key,
-            "new_verdict": verdict.fresh,
-        }
+        verdict = judge_live(project, live.doc, source, state.live, cache)
         flagged = None
         if verdict.rules:
             note = failure_note(guide_id, verdict)
             if strict or not verdict.fails_new_rules:
-                return Picked(guide_id, left_out=note, **remember)
+                return Picked(guide_id, left_out=note)
             flagged = note
         marked = bool(state.live.published_at)
         # The date this build's publication records, so that the pages show it already.
@@ -213,7 +206,6 @@ def pick_guide(
             first,
             updated,
             None,
-            **remember,
             marked_published=marked,
             flagged=flagged,
             revision=state.live.revision,
@@ -249,7 +241,7 @@ def select_guides(
     project: Project,
     *,
     preview: bool,
-    cache: VerdictStore | None = None,
+    cache: VerdictCache | None = None,
     processes: int = 1,
 ) -> tuple[list[SiteGuide], dict[str, str]]:
     """Pick the live version of every approved guide whose checks pass; drafts under preview."""
@@ -261,7 +253,7 @@ def select(
     project: Project,
     *,
     preview: bool,
-    cache: VerdictStore | None = None,
+    cache: VerdictCache | None = None,
     processes: int = 1,
     known: dict[str, KnownPick] | None = None,
     pick_keys: dict[str, str] | None = None,
@@ -274,7 +266,6 @@ def select(
     pick_keys is taken as it is instead of being read and checked again. meanwhile runs
     here while worker processes pick (with none, before the picks).
     """
-    cache = cache or VerdictStore(None)
     by_id = project.sources.by_id()
     chosen: list[SiteGuide] = []
     left_out: dict[str, str] = {}
@@ -316,11 +307,6 @@ def select(
             if guide_id in keys:
                 picks[guide_id] = KnownPick(keys[guide_id], None)
             continue
-        if picked.verdict_key is not None:
-            verdict = picked.new_verdict
-            cache.record(
-                "verdicts", picked.verdict_key, None if verdict is None else json.dumps(verdict)
-            )
         if guide_id in keys:
             picks[guide_id] = entry or KnownPick.of(keys[guide_id], picked)
         if picked.left_out is not None:
@@ -362,7 +348,7 @@ class KnownPick:
 
     @classmethod
     def of(cls, key: str, picked: Picked) -> KnownPick:
-        slim = replace(picked.slim(), new_verdict=None, head=None, content_hash=None)
+        slim = replace(picked.slim(), head=None, content_hash=None)
         return cls(key, slim, picked.head, picked.content_hash)
 
 

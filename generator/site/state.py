@@ -75,7 +75,6 @@ class _Pick(_Kept):
     first_published: date | None = None
     updated: date | None = None
     left_out: str | None = None
-    verdict_key: str | None = None
     marked_published: bool = False
     flagged: str | None = None
     revision: str | None = None
@@ -168,7 +167,6 @@ def _pick_of(kept: _Pick) -> KnownPick:
         first_published=kept.first_published,
         updated=kept.updated,
         left_out=kept.left_out,
-        verdict_key=kept.verdict_key,
         marked_published=kept.marked_published,
         flagged=kept.flagged,
         revision=kept.revision,
@@ -188,7 +186,6 @@ def _kept_pick(pick: KnownPick) -> _Pick:
         first_published=picked.first_published,
         updated=picked.updated,
         left_out=picked.left_out,
-        verdict_key=picked.verdict_key,
         marked_published=picked.marked_published,
         flagged=picked.flagged,
         revision=picked.revision,

@@ -33,9 +33,9 @@ from generator.site.manifest import (
     Manifest,
     PageEntry,
     _same_file,
+    manifest_file,
     read_manifest,
     same_site,
-    state_paths,
     unchanged,
     write_manifest,
 )
@@ -552,7 +552,7 @@ __all__ = [
     "PageEntry",
     "read_manifest",
     "same_site",
-    "state_paths",
+    "manifest_file",
     "unchanged",
     "write_manifest",
 ]

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
+from generator.core.catalogue import Catalogue, english
 from generator.sources.records import Source, normalize_tag, slugify
 
 TECHNIQUES = "techniques"
@@ -121,54 +122,58 @@ def _cooccurring(
     return tuple(ranked[:MAX_COOCCURRING])
 
 
-def _counted(pairs: Sequence[tuple[str, int]]) -> str:
-    return join_names([f"{name} ({n})" for name, n in pairs])
+def _counted(pairs: Sequence[tuple[str, int]], words: Catalogue) -> str:
+    return words.lists.join(words.hub.counted.format(name=name, count=n) for name, n in pairs)
 
 
-def _companies_clause(companies: Sequence[str]) -> str:
+def _companies_clause(companies: Sequence[str], words: Catalogue) -> str:
     count = len(companies)
-    noun = "company" if count == 1 else "companies"
     shown = list(companies[:MAX_NAMED_COMPANIES])
     if count > MAX_NAMED_COMPANIES:
-        shown.append(f"{count - MAX_NAMED_COMPANIES} more")
-    return f"{count} {noun} ({join_names(shown)})"
+        shown.append(words.hub.more.format(count=count - MAX_NAMED_COMPANIES))
+    return words.hub.companies.of(count, names=words.lists.join(shown))
 
 
-def _years_clause(years: tuple[int, int] | None, undated: int, one: bool = False) -> str:
-    if years is None:
+def _years_clause(topic: Topic, words: Catalogue) -> str:
+    if topic.years is None:
         return ""
-    first, last = years
-    span = f"in {first}" if first == last else f"between {first} and {last}"
-    subject = "and those with a date were" if undated else "and was" if one else "and were"
-    return f" {subject} published {span}"
+    first, last = topic.years
+    hub = words.hub
+    span = (
+        hub.in_year.format(year=first)
+        if first == last
+        else hub.between_years.format(first=first, last=last)
+    )
+    if topic.undated:
+        return hub.published_dated.format(span=span)
+    return hub.published.of(topic.count, span=span)
 
 
-def topic_paragraph(topic: Topic) -> str:
-    """Write the hub's opening paragraph in the pattern of the reference hub."""
-    where = {
-        STACK: "stack",
-        TECHNIQUES: "techniques",
-    }.get(topic.field, "techniques or stack")
-    one = topic.count == 1
+def topic_paragraph(topic: Topic, words: Catalogue | None = None) -> str:
+    """Write the hub's opening paragraph in the reference hub's pattern, in words' language."""
+    words = words or english()
+    hub = words.hub
+    where = {STACK: hub.where_stack, TECHNIQUES: hub.where_techniques}.get(
+        topic.field, hub.where_both
+    )
     sentences = [
-        f"{topic.count} of the {topic.total} engineering write-ups in our database "
-        f"{'mentions' if one else 'mention'} {topic.name} in {'its' if one else 'their'} {where}.",
-        f"{'It comes' if one else 'They come'} from {_companies_clause(topic.companies)}"
-        f"{_years_clause(topic.years, topic.undated, one)}.",
+        hub.mention.of(topic.count, total=topic.total, name=topic.name, where=where),
+        hub.come_from.of(
+            topic.count,
+            companies=_companies_clause(topic.companies, words),
+            years=_years_clause(topic, words),
+        ),
     ]
     if topic.techniques:
         sentences.append(
-            f"Techniques that show up most often alongside {topic.name}: "
-            f"{_counted(topic.techniques)}."
+            hub.alongside.format(name=topic.name, list=_counted(topic.techniques, words))
         )
     if topic.stack:
-        sentences.append(f"It's often paired with {_counted(topic.stack)}.")
+        sentences.append(hub.paired.format(list=_counted(topic.stack, words)))
     if topic.example:
         scale, company, _ = topic.example
         sentences.append(
-            f"{topic.with_scale} of the {topic.count} "
-            f"{'states' if topic.with_scale == 1 else 'state'} concrete scale numbers, "
-            f'for example "{scale}" ({company}).'
+            hub.with_scale.of(topic.with_scale, total=topic.count, scale=scale, company=company)
         )
     return " ".join(sentences)
 

@@ -14,6 +14,10 @@ from prose_replay import Corpus, Replay, Variant, catching_rules, load_corpus, m
 from prose_replay import replay as run_replay
 from prose_replay import rounds as draft_sets
 
+from generator.drafting.openai_drafter import MAX_REASKS
+
+MAX_ROUNDS = MAX_REASKS + 1
+
 
 def rate(hits: int, total: int) -> str:
     return f"{hits}/{total} ({100 * hits / total:.0f}%)" if total else "-"
@@ -132,6 +136,28 @@ def repair_report(corpus: Corpus, runs: dict) -> tuple[int, int, int, int, int, 
     return (*clean["seen"], *clean["held-out"], reasks, reask_tokens)
 
 
+def rounds_used(done: Replay, guide_id: str) -> int:
+    """Return the answers the model gave for a written guide (1 + its re-asks)."""
+    return int(done.provenance.get(guide_id, {}).get("rounds", 1))
+
+
+def round_report(label: str, guides: list[tuple[str, Replay]]) -> list[int]:
+    """Print the share of guides with 0 error findings after the first answer and after each
+    re-ask (cumulative: a guide that passed stays passed); return the counts per round."""
+    passed = [
+        rounds_used(done, rid)
+        for rid, done in guides
+        if rid not in done.failed and not done.errors(rid)
+    ]
+    counts = [sum(1 for used in passed if used <= last) for last in range(1, MAX_ROUNDS + 1)]
+    names = ["first answer"] + [f"after re-ask {n}" for n in range(1, MAX_ROUNDS)]
+    print(
+        f"{label} passing with 0 errors: "
+        + ", ".join(f"{name} {rate(n, len(guides))}" for name, n in zip(names, counts, strict=True))
+    )
+    return counts
+
+
 def prose_section(show_misses: bool = False) -> None:
     """Replay the corpus and print the model-prose figures."""
     corpus = load_corpus()
@@ -152,6 +178,7 @@ def prose_section(show_misses: bool = False) -> None:
         repair = replay_variants(server, corpus, Path(tmp), "next")
     print()
     f_seen, f_seen_n, f_held, f_held_n = faithful_report(corpus, base)
+    round_report("faithful guides", [(rid, base) for rid in corpus.records])
     print("\nerrors caught by a related rule (a re-ask gets the same draft again)")
     caught = caught_report(corpus, base, repeat, show_misses)
     print("\nrepair mode (a re-ask gets the variant's corrected draft)")
@@ -163,6 +190,11 @@ def prose_section(show_misses: bool = False) -> None:
         f"(each still carries its error): {rate(before, len(repeat))}"
     )
     r_seen, r_seen_n, r_held, r_held_n, reasks, reask_tokens = repair_report(corpus, repair)
+    for held in (False, True):
+        round_report(
+            f"variants ({'held-out' if held else 'seen'}), repair mode,",
+            [(v.record, done) for v, done in repair.values() if v.held_out == held],
+        )
     seen = [v for v in corpus.variants if not v.held_out]
     c_seen = sum(bool(caught[v.name]) for v in seen)
     c_held = sum(bool(caught[v.name]) for v in held)

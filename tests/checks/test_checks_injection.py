@@ -91,7 +91,7 @@ def test_obeyed_injection_is_flagged_and_cannot_be_approved(root: Path, fake: Fa
     }
     # The claim-level rules may add their own reasons for the invented claim.
     assert expected <= set(errors)
-    assert all(rule.startswith("grounding.") for rule, _ in set(errors) - expected)
+    assert all(rule.startswith(("grounding.", "figures.")) for rule, _ in set(errors) - expected)
 
     approved = prepguide(root, fake, "review", "approve", "meta-injected", "--by", "Ada Editor")
     assert approved.returncode != 0

@@ -105,7 +105,10 @@ def test_the_digest_feed_carries_each_ended_week_in_full(
     out = root / "site"
     # 2026-W50 has begun: its page says so, and the feed waits for the week to end.
     current = (out / "digest/2026-W50/index.html").read_text()
-    assert "This week is not over yet: the issue is final after 13 December 2026." in current
+    assert (
+        'This week is not over yet: the issue is final after <time datetime="2026-12-13">'
+        "13 December 2026</time>." in current
+    )
     feed = feedparser.parse((out / "digest/feed.xml").read_bytes())
     assert not feed.bozo, feed.bozo_exception
     assert [entry.link for entry in feed.entries] == [BASE + "digest/2026-W49/"]
@@ -153,7 +156,7 @@ def test_an_issue_page_fits_a_phone_and_every_link_resolves(
         requests: list[str] = []
         page.on("request", lambda request: requests.append(request.url))
         page.goto((out / "digest/2026-W50/index.html").as_uri())
-        assert page.locator("h1").inner_text() == "Prepguide weekly: 2026-W50"
+        assert page.locator("h1").inner_text() == "Issue 2 · 7–13 Dec 2026"
         assert page.locator(".issue-item").count() == 2
         overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
         assert overflow <= 0, f"the issue page scrolls sideways on a phone by {overflow}px"

@@ -212,6 +212,15 @@ def test_a_generic_guide_is_recorded_in_provenance_and_flagged_in_review_list(
     assert "generic offline lesson" not in rows["acme-cache"]
     status_column = {line.index(" draft ") for line in listing[1:]}
     assert status_column == {listing[0].index(" STATUS ")}, "columns stay aligned"
+    checked = CliRunner().invoke(cli, ["--root", str(root), "check", long_id])
+    prose_errors = [
+        line
+        for line in checked.output.splitlines()
+        if line.strip().startswith("error") and not line.split()[1].startswith("citations.")
+    ]
+    assert prose_errors == [], (
+        "the generic lesson's prose passes the checks (the record lacks dates)"
+    )
 
 
 def test_a_lesson_heading_the_checks_would_refuse_is_refused_when_the_playbook_loads(tmp_path):

@@ -443,6 +443,25 @@ def test_concurrent_approvals_in_processes_let_exactly_one_win(ws: Path) -> None
     assert [a for a, _, _ in actions(ws, FEATURES)].count("approve") == 1
 
 
+def test_a_bulk_approval_and_one_guide_approvals_at_once_let_exactly_one_win(ws: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    base = [sys.executable, "-m", "generator", "--root", str(ws), "review", "approve"]
+    bulk = [*base, FEATURES, SEARCH, "--by", "bulk"]
+    commands = [bulk, *([*base, FEATURES, "--by", f"proc-{i}"] for i in range(3))]
+    procs = [
+        subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        for cmd in commands
+    ]
+    results = [(proc.wait(timeout=60), *proc.communicate()) for proc in procs]
+    approvals = [a for a, _, _ in actions(ws, FEATURES)].count("approve")
+    assert approvals == 1, "the group and the single approvals never both approve"
+    state = review.read_state(project(ws), FEATURES)
+    winner = state.live.approved_by
+    assert sum("already approved" in err for _, _, err in results) == 3
+    assert review.read_state(project(ws), SEARCH).status == "approved"
+    assert winner in {"bulk", "proc-0", "proc-1", "proc-2"}
+
+
 def test_review_list_json_and_status_filter(ws: Path) -> None:
     review.approve(project(ws), SEARCH, by="Ada")
     hand_edit(ws, STREAM, "## Put it into practice", "## Steps")

@@ -109,8 +109,9 @@ def test_guide_page_labels_sources_and_our_view_and_shows_citations(site_root: P
     assert re.search(
         r'<a href="https://shopify.engineering/catalog-clustering" rel="noopener">'
         r"Cross-store product clustering across millions of stores ↗</a>\s*"
-        r'<span class="cite-meta">Shopify Engineering · Published 2026-05-20 · '
-        r"Checked 2026-10-22</span>",
+        r'<span class="cite-meta">Shopify Engineering · '
+        r'Published <time datetime="2026-05-20">20 May 2026</time> · '
+        r'Checked <time datetime="2026-10-22">22 October 2026</time></span>',
         page,
     )
     related = page[page.index("Related stories") :]
@@ -421,10 +422,20 @@ def test_publish_leaves_the_guide_text_alone_and_records_the_status(site_root: P
     assert (before.meta.status, after.meta.status) == ("approved", "published")
 
 
+def test_a_check_between_two_publishes_leaves_the_second_a_no_change_build(site_root: Path):
+    out = site_root / "site"
+    publish(Project(site_root), out, preview=False)
+    checked = CliRunner().invoke(cli, ["--root", str(site_root), "check"])
+    assert checked.exit_code in (0, 1) and "checked" in checked.output
+    assert (site_root / ".prepguide/verdicts.sqlite").is_file()
+    again = publish(Project(site_root), out, preview=False)
+    assert again.reused and again.written == 0
+
+
 def test_a_corrupt_build_cache_is_rebuilt_not_fatal(site_root: Path):
     out = site_root / "site"
     publish(Project(site_root), out, preview=False)
-    cache = site_root / ".prepguide/publish/cache.sqlite"
+    cache = site_root / ".prepguide/verdicts.sqlite"  # the verdict cache of every command
     assert cache.is_file()
     cache.write_bytes(b"not a database")
     index = (out / "index.html").read_bytes()
@@ -432,7 +443,7 @@ def test_a_corrupt_build_cache_is_rebuilt_not_fatal(site_root: Path):
     report = publish(Project(site_root), out, preview=False)
     # The deleted page is back, as the very file the last build wrote (kept in its next tree).
     assert report.written == 0 and (out / "index.html").read_bytes() == index
-    assert any("not a usable publish cache" in w for w in report.warnings)
+    assert any("not a usable verdict cache" in w for w in report.warnings)
 
 
 def test_index_is_newest_first_and_paginated(site_root: Path):
@@ -456,10 +467,10 @@ def test_index_is_newest_first_and_paginated(site_root: Path):
         for p in ["index.html", "page/2/index.html", "page/3/index.html", "page/4/index.html"]
     ]
     assert [(m.group(2), re.sub("<[^>]+>", "", m.group(1))) for m in cards] == [
-        ("meta-gem", "Meta · published 2026-10-13 · Draft"),
-        ("shopify-catalog-clustering", "Shopify · published 2026-05-20"),
-        ("meta-llm-training-at-scale", "Meta · published 2024-06-12"),
-        ("meta-prometheus", "Meta · date not recorded · Draft"),
+        ("meta-gem", "Meta · write-up of 13 October 2026 · Draft guide"),
+        ("shopify-catalog-clustering", "Shopify · write-up of 20 May 2026"),
+        ("meta-llm-training-at-scale", "Meta · write-up of 12 June 2024"),
+        ("meta-prometheus", "Meta · date not recorded · Draft guide"),
     ]
 
 
@@ -468,5 +479,5 @@ def test_code_fingerprints_follow_imports_into_the_site_package():
 
     closure = import_closure("site")
     assert {"site", "site.select", "site.model", "site.render", "site.write", "checks"} <= closure
-    assert {"guides.markdown", "review.transitions", "site.feeds", "site.verdicts"} <= closure
+    assert {"guides.markdown", "review.transitions", "site.feeds", "checks.verdicts"} <= closure
     assert not {m for m in import_closure("checks.engine") if m.startswith("site")}

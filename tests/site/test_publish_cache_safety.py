@@ -12,7 +12,7 @@ from jinja2.bccache import bc_magic
 from test_publish import published_workspace, run, site_files
 from test_publish_incremental import cold_build, edit_summary
 
-from generator.site.pages import page_environment
+from generator.site.pages import forget_compiled, packaged_templates, template_folder
 
 
 class _Payload:
@@ -37,9 +37,8 @@ def _plant(root: Path, marker: Path) -> None:
     # Jinja2's FileSystemBytecodeCache: a magic header, then a pickled checksum.
     templates = folder / "templates"
     templates.mkdir(exist_ok=True)
-    environment = page_environment()
-    for name in environment.list_templates():
-        _, filename, _ = environment.loader.get_source(environment, name)
+    for name in packaged_templates():
+        filename = str(template_folder() / name)
         key = hashlib.sha1(f"{name}|{filename}".encode()).hexdigest()
         (templates / f"__jinja2_{key}.cache").write_bytes(bc_magic + payload)
     for path in folder.rglob("*"):
@@ -58,7 +57,7 @@ def test_a_poisoned_publish_cache_is_rebuilt_and_never_run(workspace: Path, tmp_
     assert "moved aside" in output
     assert site_files(root / "site") == cold_build(root, tmp_path / "cold", False)
     _plant(root, marker)
-    page_environment.cache_clear()  # as a fresh process starts
+    forget_compiled()  # as a fresh process starts
     run(root, "publish", "--out", str(tmp_path / "second"))
     run(root, "publish")
     assert not marker.exists()

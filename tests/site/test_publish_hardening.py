@@ -243,17 +243,19 @@ def test_a6_a_publish_that_cannot_get_the_lock_refuses_cleanly(site_root: Path):
 def test_e23_a_publish_cache_with_another_schema_is_moved_aside(site_root: Path):
     out = site_root / "site"
     publish(Project(site_root), out, preview=False)
-    cache = site_root / ".prepguide/publish/cache.sqlite"
+    cache = site_root / ".prepguide/verdicts.sqlite"
     cache.unlink()
+    for leftover in cache.parent.glob("verdicts.sqlite-*"):
+        leftover.unlink()
     db = sqlite3.connect(cache)
-    db.execute("CREATE TABLE verdicts (key INTEGER, value BLOB, extra TEXT)")
-    db.execute("INSERT INTO verdicts VALUES (1, x'00', 'x')")
+    db.execute("CREATE TABLE findings (key INTEGER, value BLOB, extra TEXT)")
+    db.execute("INSERT INTO findings VALUES (1, x'00', 'x')")
     db.commit()
     db.close()
     report = publish(Project(site_root), site_root / "other", preview=False)
     assert report.guides == ["meta-llm-training-at-scale", "shopify-catalog-clustering"]
-    assert any("moved aside" in w and "cache.sqlite" in w for w in report.warnings)
-    assert list(cache.parent.glob("cache.sqlite.corrupt-*"))
+    assert any("moved aside" in w and "verdicts.sqlite" in w for w in report.warnings)
+    assert list(cache.parent.glob("verdicts.sqlite.corrupt-*"))
 
 
 @pytest.mark.parametrize(
@@ -297,8 +299,8 @@ def test_e24_a_publish_that_cannot_record_its_publication_swaps_nothing_in(site_
     out = site_root / "site"
     publish(Project(site_root), out, preview=True)  # a preview records no publication
     before = site_files(out)
-    # The review state of an approved guide cannot be written: its lock is a folder.
-    lock = site_root / "guides/.review/shopify-catalog-clustering.lock"
+    # No review state can be written: the review folder's group lock is a folder.
+    lock = site_root / "guides/.review/.group.lock"
     lock.unlink(missing_ok=True)
     lock.mkdir()
     with pytest.raises(PublishError, match="cannot record the publication"):

@@ -86,3 +86,32 @@ def test_hub_page_and_draft_banner_in_a_narrow_viewport(site: Path):
         robots = page.locator("meta[name=robots]").get_attribute("content")
         assert "noindex" in robots
         local_only(requests)
+
+
+def test_following_next_through_a_paginated_hub_shows_each_card_once(workspace: Path):
+    root = published_workspace(workspace)
+    config = root / "prepguide.toml"
+    config.write_text(config.read_text().replace("[site]\n", "[site]\npage_size = 1\n"))
+    out = root / "site"
+    publish(Project(root), out, preview=False)
+    seen, stats = [], []
+    with chromium_page(width=390, height=844) as (page, requests):
+        page.goto((out / "topics/gpus/index.html").as_uri())
+        while True:
+            seen += page.locator("article.source-card h2").all_inner_texts()
+            stats.append(page.locator(".hub-stats").count())
+            assert page.locator("nav.pager").is_visible()
+            following = page.locator("nav.pager a[rel=next]")
+            if following.count() == 0:
+                break
+            assert page.locator("link[rel=next]").get_attribute("href") == following.get_attribute(
+                "href"
+            )
+            following.click()
+            page.wait_for_load_state()
+        assert page.locator("nav.pager").inner_text().count("Page 3 of 3") == 1
+        page.locator("nav.pager a[rel=prev]").click()
+        assert page.url.endswith("topics/gpus/page/2/index.html")
+        local_only(requests)
+    assert len(seen) == len(set(seen)) == 3
+    assert stats == [1, 0, 0]

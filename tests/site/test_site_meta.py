@@ -17,7 +17,7 @@ from test_publish import published_workspace
 from test_publish_pages import set_config, sitemap_urls
 
 from generator import review
-from generator.core.errors import ConfigError, PublishError
+from generator.core.errors import ConfigError
 from generator.guides.project import Project
 from generator.site import publish
 
@@ -177,10 +177,11 @@ def test_a_guide_says_its_first_reported_sentence_its_review_date_and_its_origin
     assert article["citation"][0]["name"] == record["title"]
     assert [item["name"] for item in trail["itemListElement"]] == [
         "Prepguide",
+        "Companies",
         "Shopify",
         record["title"],
     ]
-    assert trail["itemListElement"][1]["item"] == BASE + "companies/shopify/"
+    assert trail["itemListElement"][2]["item"] == BASE + "companies/shopify/"
 
 
 def test_a_hub_describes_itself_by_its_statistics_sentence(site: Path):
@@ -250,7 +251,7 @@ def test_a_configured_logo_is_the_icon_the_manifest_icon_and_the_preview_image(
     (root / "static/logo.png").write_bytes(png(48, 32))
     set_config(
         root,
-        site={"name": "Prepguide", "base_url": BASE.rstrip("/"), "logo": "static/logo.png"},
+        site={"name": "Prepguide", "base_url": BASE.rstrip("/"), "logo": "logo.png"},
     )
     out = root / "site"
     publish(Project(root), out, preview=False)
@@ -270,19 +271,19 @@ def test_a_configured_logo_is_the_icon_the_manifest_icon_and_the_preview_image(
 
 def test_a_logo_that_is_missing_or_outside_the_root_is_refused(workspace: Path, tmp_path: Path):
     root = published_workspace(workspace)
-    set_config(root, site={"name": "Prepguide", "logo": "static/logo.svg"})
-    with pytest.raises(PublishError) as missing:
+    set_config(root, site={"name": "Prepguide", "logo": "logo.svg"})
+    with pytest.raises(ConfigError) as missing:
         publish(Project(root), root / "site", preview=False)
-    assert missing.value.field == "site.logo" and "cannot be read" in missing.value.message
+    assert missing.value.field == "site.logo" and "does not hold" in missing.value.message
     outside = tmp_path / "elsewhere.svg"
     outside.write_text("<svg/>")
     (root / "static").mkdir()
     (root / "static/logo.svg").symlink_to(outside)
-    with pytest.raises(PublishError) as linked:
+    with pytest.raises(ConfigError) as linked:
         publish(Project(root), root / "site", preview=False)
-    assert "outside the root" in linked.value.message
+    assert linked.value.rule == "static.symlink"
     set_config(root, site={"name": "Prepguide", "logo": "../logo.svg"})
-    with pytest.raises(ConfigError, match="not a path inside the root"):
+    with pytest.raises(ConfigError, match="not a path inside the site"):
         Project(root)
 
 
