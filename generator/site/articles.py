@@ -111,6 +111,13 @@ def select_articles(project: Project, *, preview: bool, strict: bool = False) ->
         if len(sources) != len(doc.meta.sources):
             problems.append(f"{key}: a record it cites is gone; left out")
             continue
+        examples = [s.key for s in sources if s.example]
+        if examples and not preview:
+            left_out[key] = (
+                f"it reads example records ({', '.join(examples)}), which are never published; "
+                "replace them with real write-ups"
+            )
+            continue
         if live is not None and state is not None and state.live is not None:
             record = view.source(slug)
             if record is None:  # its file is gone: the live text, against the records it names
@@ -195,14 +202,28 @@ def article_context(model: SiteModel, article: SiteArticle, *, preview: bool) ->
         "article": {
             "title": article.title,
             "companies": words.lists.join(article.companies),
+            "company_names": article.companies,
+            "angle": _angle(ours),
             "draft": article.draft,
             "updated": article.updated.isoformat() if article.updated else None,
+            "first_published": (
+                article.first_published.isoformat() if article.first_published else None
+            ),
             "preamble": Markup(preamble),
             "accounts": accounts,
             "ours": ours,
             "originals": originals,
         },
     }
+
+
+def _angle(ours: list[dict]) -> str | None:
+    """Return the angle our interpretation's heading names ("Our career interpretation: X")."""
+    for section in ours:
+        if section["kind"] == "interpretation":
+            heading = html.unescape(str(section["html"]).split("</h2>", 1)[0].removeprefix("<h2>"))
+            return heading.partition(": ")[2].strip() or None
+    return None
 
 
 def article_pages(model: SiteModel, *, preview: bool) -> list[tuple[str, str, str]]:

@@ -123,9 +123,21 @@ def site_issues(
     return pages
 
 
+def site_records(project: Project, preview: bool) -> list[Source]:
+    """Return the records a site is made of, sorted by key: examples only in a preview."""
+    records = sorted(project.sources.sources, key=lambda s: s.key)
+    return records if preview else [s for s in records if not s.example]
+
+
+def example_records(project: Project) -> list[Source]:
+    """Return the example records (example: true), which a published site leaves out."""
+    return sorted((s for s in project.sources.sources if s.example), key=lambda s: s.key)
+
+
 def site_topics(project: Project, ordered: list[Source] | None = None) -> list[Topic]:
     """Compute the topic hubs of the records (ordered: the records sorted by key, if made)."""
-    ordered = ordered or sorted(project.sources.sources, key=lambda s: s.key)
+    if ordered is None:
+        ordered = sorted(project.sources.sources, key=lambda s: s.key)
     return compute_topics(ordered, project.settings.topics.min_sources)
 
 
@@ -175,8 +187,15 @@ class SiteModel:
         topics: list[Topic] | None = None,
         related: RelatedIndex | None = None,
         theme: Theme | None = None,
+        *,
+        preview: bool = False,
+        articles: Sequence = (),
     ) -> None:
-        """Model the site; topics and related, when given, are made from these records."""
+        """Model the site; topics and related, when given, are made from these records.
+
+        A topic or company with neither a guide nor a live article on the site gets no page;
+        articles are the live ones (and, in a preview, drafts: see site/articles.py).
+        """
         self.project = project
         self.site = project.settings.site
         self.theme = theme if theme is not None else load_theme(project)
@@ -184,15 +203,19 @@ class SiteModel:
         self.pages = page_templates(look.templates, look.words, look.origins, look.logo)
         self.words = self.pages.words
         self.base_url = self.site.base_url.rstrip("/")
-        self.sources = sorted(project.sources.sources, key=lambda s: s.key)
+        self.sources = site_records(project, preview)
         self.guides = guides
-        self.articles: list = []  # live articles (site/articles.py), set before rendering
+        self.articles: list = list(articles)
         self.guide_of: dict[str, SiteGuide] = {g.source.key: g for g in guides}
+        # The records a page of the site is about: its guides' and its live articles'.
+        shown = set(self.guide_of)
+        shown |= {s.key for a in self.articles if not a.draft for s in a.sources}
         self.problems: list[str] = []
         if topics is None:
             topics = site_topics(project, self.sources)
         self.all_topics = topics
-        self.topics, clashes = unique_slugs(topics)
+        hubs, clashes = unique_slugs(topics)
+        self.topics = [t for t in hubs if any(s.key in shown for s in t.sources)]
         for clash in clashes:
             if clash.kept:
                 self.problems.append(
@@ -206,7 +229,7 @@ class SiteModel:
                     "digits for a hub address; no hub written"
                 )
         self.topic_href = {t.key: url_path(f"topics/{t.slug}/index.html") for t in self.topics}
-        self.companies = self._companies()
+        self.companies = self._companies(shown)
         self.company_href = {
             normalize_tag(name): url_path(f"companies/{slug}/index.html")
             for slug, (name, _) in self.companies.items()
@@ -251,7 +274,7 @@ class SiteModel:
         weeks = {week_of(day).label for day in days}
         return sorted(weeks, reverse=True)
 
-    def _companies(self) -> dict[str, tuple[str, list[Source]]]:
+    def _companies(self, shown: set[str]) -> dict[str, tuple[str, list[Source]]]:
         groups: dict[str, dict[str, list[Source]]] = {}
         for source in self.sources:
             groups.setdefault(slugify(source.company), {}).setdefault(
@@ -273,7 +296,8 @@ class SiteModel:
                     f"company slug {slug!r} is shared by {name!r} and {others}; only {name!r} "
                     "gets the page: make the company names consistent"
                 )
-            companies[slug] = (name, sorted(ranked[0], key=recency_key))
+            if any(source.key in shown for source in ranked[0]):
+                companies[slug] = (name, sorted(ranked[0], key=recency_key))
         return companies
 
     def crumbs(self, section: str | None = None) -> list[dict]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from pathlib import Path
 
@@ -134,7 +135,10 @@ def test_a_no_change_rebuild_reuses_everything_and_a_new_article_text_writes_few
     result = run(workspace, "publish")
     assert result.exit_code == 0, result.output
     changed = int(result.output.split("(")[1].split(" changed")[0])
-    assert 1 <= changed <= 4, result.output  # the article page, and the feed that carries it
+    # the article page, the feed that carries it, and the search index that holds its text
+    bundle = sum(1 for path in (site / "pagefind").rglob("*") if path.is_file())
+    assert 1 <= changed <= 4 + bundle, result.output
+    assert "search: indexed" in result.output  # the article's new text is searchable
     assert "measure before you scale" in (site / "articles" / "gpus" / "index.html").read_text()
 
 
@@ -202,3 +206,33 @@ def test_a_live_article_with_a_source_no_longer_verified_leaves_the_site(workspa
     assert result.exit_code == 0, result.output
     assert "left out article:gpus" in result.output and "citations.stale" in result.output
     assert not (site / "articles" / "gpus").exists()
+
+
+def test_the_article_page_head_describes_it_and_cites_every_original(workspace):
+    site = published(workspace)
+    page = (site / "articles" / "gpus" / "index.html").read_text()
+    first = (
+        "Meta replaced separate per-surface ad prediction systems with GEM, one central "
+        "recommendation foundation model trained across all of its ad surfaces."
+    )
+    assert f'<meta name="description" content="{first}">' in page
+    assert '<meta property="og:type" content="article">' in page
+    assert '<meta property="og:url" content="https://prepguide.example.org/articles/gpus/">' in page
+    data = json.loads(page.split('<script type="application/ld+json">')[1].split("</script>")[0])
+    [article] = [item for item in data["@graph"] if item["@type"] == "Article"]
+    assert article["headline"] == "How teams scaled GPUs"
+    assert [item["name"] for item in article["about"]] == ["Meta", "Shopify"]
+    cited = [item["url"] for item in article["citation"]]
+    assert cited == [
+        "https://example.com/meta-gem",
+        "https://example.com/gem-training",
+        "https://shopify.engineering/catalog-clustering",
+    ]
+    assert article["datePublished"] == "2026-11-30"
+
+
+def test_a_company_with_only_a_live_article_gets_its_page(workspace):
+    site = published(workspace)
+    meta = (site / "companies" / "meta" / "index.html").read_text()
+    assert '<a href="../../articles/gpus/index.html">How teams scaled GPUs</a>' in meta
+    assert "companies/meta/" in (site / "sitemap.xml").read_text()
