@@ -7,6 +7,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from test_article_review import ID, drafted, verified_root
 
@@ -236,3 +237,9 @@ def test_a_company_with_only_a_live_article_gets_its_page(workspace):
     meta = (site / "companies" / "meta" / "index.html").read_text()
     assert '<a href="../../articles/gpus/index.html">How teams scaled GPUs</a>' in meta
     assert "companies/meta/" in (site / "sitemap.xml").read_text()
+
+
+def test_the_article_page_and_the_pages_linking_it_are_valid_html(workspace):
+    validator = pytest.importorskip("test_site_validator")
+    site = published(workspace)
+    assert validator.nu_errors(site) == []
