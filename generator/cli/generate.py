@@ -276,6 +276,10 @@ def run_revise(
     if len(ids) != 1:
         fail("--revise takes exactly one guide id", 2)
     guide_id = ids[0]
+    if guide_id.startswith("article:"):
+        from generator.cli.articles import run_article_revise
+
+        return run_article_revise(project, guide_id, note, backend, model, no_cache)
     if not (note or "").strip():
         try:
             state = read_state(project, guide_id)
@@ -312,7 +316,10 @@ def run_revise(
 
 @cli.command()
 @click.argument(
-    "ids", nargs=-1, callback=guide_ids, help="Guide ids to draft (default: every record)."
+    "ids",
+    nargs=-1,
+    callback=guide_ids,
+    help="Guide ids or article:SLUG ids to draft (default: every record and article).",
 )
 @with_options(generate_options)
 @with_options(batch_options)
@@ -340,14 +347,54 @@ def generate(
             fail("--revise drafts one guide online; it takes no --dry-run or batch option", 2)
         run_revise(project, ids, note, backend, model, no_cache)
         return
+    # Articles (article:SLUG) are drafted after the guides, by their own command path.
+    from generator.cli.articles import article_work, run_article_generate
+
+    ids, slugs, articles_only = article_work(project, ids)
+    if slugs is not None and (batch["batch_export"] or batch["batch_import"]):
+        if articles_only:
+            fail(
+                "articles go through `generate --batch`, not request files; drop "
+                "--batch-export/--batch-import for article ids",
+                2,
+            )
+        click.echo(
+            "note: request files hold guides only; `prepguide generate --batch article:SLUG` "
+            "submits articles"
+        )
+        slugs = None
+    if slugs is not None and articles_only and not batch["batch"]:
+        ok = run_article_generate(
+            project, slugs, backend, model, concurrency, force, dry_run, no_cache
+        )
+        if not ok:
+            sys.exit(1)
+        return
     if batch["batch"] or batch["batch_export"] or batch["batch_import"]:
         from generator.cli.batch import run_batch_generate
 
         if backend == "offline":
             fail("batch files need the openai backend", 2)
-        ok = run_batch_generate(project, ids, model, force, dry_run, no_cache, **batch)
+        ok = run_batch_generate(
+            project,
+            ids,
+            model,
+            force,
+            dry_run,
+            no_cache,
+            slugs=slugs,
+            guides=not articles_only,
+            **batch,
+        )
     else:
         ok = run_generate(project, ids, backend, model, concurrency, force, dry_run, no_cache)
+        if slugs is not None:
+            ok = (
+                run_article_generate(
+                    project, slugs, backend, model, concurrency, force, dry_run, no_cache
+                )
+                and ok
+            )
     if not ok:
         sys.exit(1)
 

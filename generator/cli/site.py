@@ -33,6 +33,8 @@ def print_published(project: Project, published: Published) -> None:
     out_dir, preview, report = published.out_dir, published.preview, published.report
     drafts = f", {plural(len(report.drafts), 'draft')}" if preview else ""
     guides = plural(len(report.guides), "guide")
+    if report.articles:
+        guides += f", {plural(len(report.articles), 'article')}"
     click.echo(
         f"{paint('published', 'success')} {guides}{drafts} in {plural(len(report.pages), 'page')} "
         f"({report.written} changed, {len(report.removed)} removed"
@@ -40,6 +42,14 @@ def print_published(project: Project, published: Published) -> None:
         + f") to {out_dir}"
         + (" [preview: drafts bannered, noindex]" if preview else "")
     )
+    found = report.search
+    if found is not None and found.rebuilt:
+        click.echo(
+            f"search: indexed {plural(found.pages, 'page')} into {plural(found.files, 'file')} "
+            f"in {found.seconds:.1f}s"
+        )
+    elif found is not None:
+        click.echo(f"search: the index of {plural(found.pages, 'page')} is unchanged")
     for guide_id, reason in sorted(report.left_out.items()):
         click.echo(f"  left out {guide_id}: {reason}")
     for guide_id, reason in sorted(report.flagged.items()):
@@ -105,9 +115,11 @@ def topics(ctx: Context, as_json: bool) -> None:
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Folder to write the site to (default: ROOT/site).",
+    help="Folder to write the site to (default: ROOT/site; ROOT/site-preview with --preview).",
 )
-@click.option("--preview", is_flag=True, help="Include drafts, bannered and noindexed.")
+@click.option(
+    "--preview", is_flag=True, help="Include drafts, bannered and noindexed, in site-preview/."
+)
 @click.option(
     "--strict",
     is_flag=True,
@@ -124,7 +136,9 @@ def publish(ctx: Context, out: Path | None, preview: bool, strict: bool, jobs: i
 
 
 @cli.command()
-@click.option("--preview", is_flag=True, help="Include drafts, bannered and noindexed.")
+@click.option(
+    "--preview", is_flag=True, help="Include drafts, bannered and noindexed, in site-preview/."
+)
 @with_options([*generate_options[:3], generate_options[5]])
 @jobs_option
 @pass_ctx
@@ -142,6 +156,14 @@ def build(ctx: Context, preview: bool, backend, model, concurrency, no_cache, jo
                 click.echo(f"note: {note}")
         elif isinstance(result, Checked):
             print_checked(result)
+        elif isinstance(result, pipeline.ArticleGeneration):
+            report = result.report
+            click.echo(
+                f"articles: generated {len(report.generated)}, skipped {len(report.skipped)} "
+                f"unchanged, failed {len(report.failed)}"
+            )
+            for key, reason in sorted(report.failed.items()):
+                warn(f"{key}: {reason}")
         else:
             print_published(project, result)
 

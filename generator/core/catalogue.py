@@ -103,6 +103,7 @@ class Chrome(_Words):
     companies: Text
     weekly: Text
     feed: Text
+    search: Text
     weekly_feed: Text
     breadcrumb_label: Text
     footer_label: Text
@@ -238,10 +239,40 @@ class DigestWords(_Words):
     empty: Text
     more: Text
     description: Text
+    articles_only: Count
+
+
+class ArticleWords(_Words):
+    kicker: Text
+    account: Text
+    our_guide: Text
+    interpretation: Text
+    description: Text
+    feed_summary: Text
+    links: Text
 
 
 class ListingWords(_Words):
     empty: Text
+
+
+class SearchWords(_Words):
+    title: Text
+    description: Text
+    heading: Text
+    label: Text
+    button: Text
+    browse: Text
+    every_guide: Text
+
+
+class NotFoundWords(_Words):
+    title: Text
+    description: Text
+    heading: Text
+    text: Text
+    all_guides: Text
+    digest: Text
 
 
 class MailWords(_Words):
@@ -250,6 +281,7 @@ class MailWords(_Words):
     reason: Text
     unsubscribe: Text
     unsubscribe_at: Text
+    read_article: Text
 
 
 class Catalogue(_Words):
@@ -268,7 +300,10 @@ class Catalogue(_Words):
     hub: HubWords
     companies: CompanyWords
     digest: DigestWords
+    article: ArticleWords
     listing: ListingWords
+    search: SearchWords
+    not_found: NotFoundWords
     mail: MailWords
 
     def day(self, value: date | str | None) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import html
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
@@ -20,6 +21,8 @@ from generator.core.workers import WorkerMap
 from generator.guides.document import CASE_STUDY, INTERPRETATION, PRACTICE, REPORTS, section_kind
 from generator.guides.markdown import to_html
 from generator.site import issues
+from generator.site.articles import article_keys, article_pages, render_article
+from generator.site.extras import extra_files
 from generator.site.feeds import feed_guides, feed_key, render_feed, render_sitemap
 from generator.site.listings import (
     card_html,
@@ -29,7 +32,7 @@ from generator.site.listings import (
     render_listing,
     with_cards,
 )
-from generator.site.model import SiteModel, content_key, safe_url
+from generator.site.model import SiteModel, safe_url
 from generator.site.pages import page_environment
 from generator.site.select import SiteGuide
 from generator.site.write import SiteWriter, Written
@@ -122,6 +125,11 @@ def guide_context(model: SiteModel, guide: SiteGuide, *, preview: bool) -> dict:
             "related": model.related_items(source),
             "see_also": model.see_also(source),
         },
+        "articles": [
+            {"title": a.title, "href": a.href}
+            for a in model.articles
+            if not a.draft and source.key in {s.key for s in a.sources}
+        ],
     }
 
 
@@ -209,22 +217,27 @@ def page_keys(model: SiteModel, *, preview: bool, processes: int = 1) -> dict[st
                 )
             found[relative] = key
     found.update(other_keys(model, preview=preview))
+    found.update(article_keys(model, preview=preview))
     return found
 
 
 def other_keys(model: SiteModel, *, preview: bool) -> dict[str, str]:
-    """Return the input keys of the feeds, the sitemap and the style sheet."""
+    """Return the input keys of the feeds, the sitemap, the style sheet and the extras."""
     found = {"feed.xml": feed_key(model)}
-    found.update((relative, content_key(text)) for relative, text in other_files(model, preview))
+    found.update((relative, file_key(data)) for relative, data in other_files(model, preview))
     found.update((relative, file_key(data)) for relative, data in model.theme.static.items())
     return found
 
 
-def other_files(model: SiteModel, preview: bool) -> list[tuple[str, str]]:
-    """Return the digest feed and the sitemap (none for a preview: it is noindex)."""
-    found = [(issues.FEED, issues.digest_feed(model, partial(issue_body_html, model)))]
+def other_files(model: SiteModel, preview: bool) -> list[tuple[str, str | bytes]]:
+    """Return the digest feed, the sitemap (none for a preview: it is noindex) and the
+    extras (robots.txt, 404.html, the icon and the web manifest)."""
+    found: list[tuple[str, str | bytes]] = [
+        (issues.FEED, issues.digest_feed(model, partial(issue_body_html, model)))
+    ]
     if not preview:
         found.append(("sitemap.xml", render_sitemap(model)))
+    found += extra_files(model, preview)
     return found
 
 
@@ -294,14 +307,17 @@ def render_site(
         static = model.theme.static
         if not known:  # each made once, for its key and its file
             made = other_files(model, preview)
-            done = [Rendered(writer.write(rel, text, content_key(text))) for rel, text in made]
+            done = [Rendered(writer.write(rel, data, file_key(data))) for rel, data in made]
             for relative, data in sorted(static.items()):
                 done.append(Rendered(writer.write(relative, data, file_key(data))))
             return done
-        makers = {
+        makers: dict[str, Callable[[], str | bytes]] = {
             issues.FEED: lambda: issues.digest_feed(model, partial(issue_body_html, model)),
             "sitemap.xml": lambda: render_sitemap(model),
         }
+        makers.update(
+            (relative, lambda data=data: data) for relative, data in extra_files(model, preview)
+        )
         makers.update((relative, partial(static.__getitem__, relative)) for relative in static)
         done = []
         for relative, make in makers.items():
@@ -337,6 +353,9 @@ def render_site(
             writer.record(result.done)
             if result.guide_id is not None and result.body_html is not None:
                 bodies[result.guide_id] = result.body_html
+    for relative, key, context in article_pages(model, preview=preview):
+        placed = writer.reuse(relative, key) if keys.get(relative) == key else None
+        writer.record(placed or writer.write(relative, render_article(model, context), key))
     if not known:
         keys["feed.xml"] = feed_key(model)
     placed = writer.reuse("feed.xml", keys["feed.xml"])
