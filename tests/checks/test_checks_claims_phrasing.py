@@ -82,3 +82,59 @@ def test_led_to_restates_an_effect_the_record_orders_after_a_change() -> None:
     # The record: "Median assignment time fell from 9 minutes to 40 seconds after the rollout."
     assert ours("At Larkspur, the rollout led to a shorter median assignment time.") == []
     assert "grounding.claim" in ours("At Larkspur, the rollout led to fewer late deliveries.")
+
+
+@pytest.mark.parametrize(
+    ("claim", "rule"),
+    [
+        (
+            "After the rollout, median assignment time went up from 9 minutes to 40 seconds.",
+            "grounding.direction",
+        ),
+        (
+            "Streaming matches on Postgres and Kafka were replaced by a nightly batch assignment.",
+            "grounding.direction",
+        ),
+        (
+            "A nightly batch assignment took the place of streaming matches on Postgres and Kafka.",
+            "grounding.direction",
+        ),
+        ("Larkspur rebuilt courier dispatch around Relay a few months ago.", "grounding.time"),
+        (
+            "Larkspur rebuilt courier dispatch around a well-designed matching service called "
+            "Relay.",
+            "grounding.sentiment",
+        ),
+        (
+            "Larkspur rebuilt courier dispatch around Relay, a matching service its couriers adore.",
+            "grounding.sentiment",
+        ),
+        (
+            "Larkspur painfully rebuilt courier dispatch around a matching service called Relay.",
+            "grounding.sentiment",
+        ),
+        (
+            "The post argues that teams should keep courier positions in Redis.",
+            "attribution.advice",
+        ),
+        (
+            "According to the post, keeping courier positions in Redis is the way to go.",
+            "attribution.advice",
+        ),
+        ("Larkspur reports 3.1 million couriers a day across 40 cities.", "figures.unit"),
+    ],
+)
+def test_a_reworded_report_may_not_change_its_evidence(claim, rule) -> None:
+    assert rule in rules(reported=[*REPORTED, claim])
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "A nightly batch assignment was replaced by streaming matches on Postgres and Kafka.",
+        "Streaming matches on Postgres and Kafka took the place of a nightly batch assignment.",
+        "After the rollout, median assignment time came down from 9 minutes to 40 seconds.",
+    ],
+)
+def test_a_report_that_keeps_the_order_in_other_words_passes(claim) -> None:
+    assert rules(reported=[*REPORTED, claim]) == []
