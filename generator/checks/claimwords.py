@@ -357,6 +357,7 @@ CHANGED = frozenset(
     + ["rarer", "less", "decreased", "shrank", "halved", "improved", "improve", "improvement"]
     + ["doubled", "tripled", "increased", "higher", "rose", "grew", "saved", "removed"]
     + ["eliminated", "gains", "gain", "better", "faster", "quicker", "sped", "shorter"]
+    + ["down", "declined", "smaller", "slashed", "trimmed", "shrunk", "plunged", "instead"]
 )
 
 

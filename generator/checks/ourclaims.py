@@ -21,6 +21,7 @@ from generator.checks.claimnames import company_pattern, proper_nouns
 from generator.checks.claims import GENERIC_NOUNS, WORD, noun_run
 from generator.checks.claimwords import (
     CAUSE,
+    CHANGED,
     GAINS,
     KIND_PHRASE,
     MONTHS_DAYS,
@@ -170,7 +171,7 @@ def _outcome(tokens: list[str], at: int) -> bool:
 
 
 # "led to fewer rollbacks" restates a record sentence in which rollbacks became rarer after a
-# change: the effect named after the phrase, in a sentence that orders or explains it.
+# change: the effect named after the phrase, in a sentence that orders, explains or changes it.
 RESULT_PHRASE = re.compile(r"(?i)\A(?:led|leads|leading|result|gave|brought|paved)\b")
 EFFECT_END = re.compile(r"[,;:.()]|\s(?:and|or|but|in|for|at|across|with|by|after|since)\s")
 FOLLOWS = frozenset(
@@ -190,7 +191,10 @@ def _effect_follows(claim: str, hit: re.Match[str], texts: list[str]) -> bool:
     head = stem(said[-1])
     for text in texts:
         tokens = words(text)
-        if head in {stem(t) for t in tokens} and FOLLOWS & {t.casefold() for t in tokens}:
+        if head not in {stem(t) for t in tokens}:
+            continue
+        said = {t.casefold() for t in tokens}
+        if FOLLOWS & said or CHANGED & said or any(stem(t) in OUTCOMES for t in said):
             return True
     return False
 

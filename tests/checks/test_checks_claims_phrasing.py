@@ -3,8 +3,13 @@ passive voice, hedges and reordered clauses; and advice to the reader that stays
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
+from checkhelp import body, context, source
 from test_checks_claims_ours import REPORTED, ours, rules
+
+from generator.checks import check_body
 
 
 @pytest.mark.parametrize(
@@ -106,7 +111,7 @@ def test_led_to_restates_an_effect_the_record_orders_after_a_change() -> None:
             "grounding.sentiment",
         ),
         (
-            "Larkspur rebuilt courier dispatch around Relay, a matching service its couriers adore.",
+            "Larkspur rebuilt courier dispatch around Relay, a service its couriers adore.",
             "grounding.sentiment",
         ),
         (
@@ -138,3 +143,78 @@ def test_a_reworded_report_may_not_change_its_evidence(claim, rule) -> None:
 )
 def test_a_report_that_keeps_the_order_in_other_words_passes(claim) -> None:
     assert rules(reported=[*REPORTED, claim]) == []
+
+
+# A second record, about a cost cut, for faithful paraphrase in varied wordings.
+TALLOW = {
+    "id": "tallow-warehouse-cost",
+    "company": "Tallow",
+    "title": "How Tallow cut its warehouse bill",
+    "url": "https://tallow.example/eng/warehouse-cost",
+    "publisher": "Tallow Engineering",
+    "published": "2026-07-02",
+    "checked": "2026-10-30",
+    "summary": (
+        "Tallow's data platform team reduced monthly warehouse spend by 38% over two quarters. "
+        "They moved dashboards onto pre-aggregated tables refreshed every 15 minutes and put "
+        "per-team query budgets in place. Analysts now wait a median of 4 seconds for a "
+        "dashboard, down from 30 seconds. The largest saving came from retiring 1,200 unused "
+        "scheduled queries."
+    ),
+    "notes": (
+        "Compute costs fell while query volume grew 20%. The team says budgets changed "
+        "behaviour more than any single optimisation."
+    ),
+    "scale": ["38% lower monthly warehouse spend", "1,200 scheduled queries retired"],
+    "techniques": ["pre-aggregation", "query budgets"],
+    "stack": ["Snowflake", "dbt", "Looker"],
+}
+TALLOW_REPORTED = [
+    "Tallow's data platform team reduced monthly warehouse spend by 38% over two quarters."
+]
+
+
+def tallow_errors(reported=(), interpretation: str = "") -> list[str]:
+    c = replace(
+        context(source(**TALLOW, citations=[])),
+        vocabulary=("snowflake", "dbt", "looker", "kafka"),
+        companies=("Tallow", "Uber"),
+    )
+    kw = {"interpretation": f"For data roles, explain a cost before a fix. {interpretation}"}
+    text = body(reported=[*TALLOW_REPORTED, *reported], ctx=c, **kw)
+    return [f.rule for f in check_body(text, c) if f.severity == "error"]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Tallow made its dashboards faster and its warehouse cheaper at the same time.",
+        "The team lowered compute costs even as query volume grew.",
+        "Explain how Tallow brought down its warehouse costs, then say which step you would try.",
+        "Tallow's budgets led to lower spend, which the team credits more than any one tuning.",
+        "Describe why Tallow's pre-aggregated tables made dashboards quicker to load.",
+        "Tallow's dashboards became more responsive once they read pre-aggregated tables.",
+        "Tallow trimmed warehouse costs while query volume kept growing.",
+        "Tallow's cost savings came largely from retiring unused scheduled queries.",
+    ],
+)
+def test_faithful_paraphrase_of_a_cost_cut_in_our_sections_passes(sentence) -> None:
+    assert tallow_errors(interpretation=sentence) == []
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Tallow reports that retiring 1,200 unused scheduled queries produced the largest saving.",
+        "Dashboards became faster: analysts now wait a median of 4 seconds instead of 30.",
+        "Compute costs went down even though query volume went up 20%.",
+        "Warehouse spend was brought down by 38% over two quarters.",
+    ],
+)
+def test_faithful_paraphrase_of_a_cost_cut_in_reports_passes(claim) -> None:
+    assert tallow_errors(reported=[claim]) == []
+
+
+def test_a_benefit_or_outcome_the_cost_record_lacks_is_still_found() -> None:
+    assert "grounding.claim" in tallow_errors(interpretation="Tallow made Looker more secure.")
+    assert "grounding.claim" in tallow_errors(interpretation="Tallow's budgets cut analyst churn.")
