@@ -377,7 +377,10 @@ def _judge(claim: str, guide: ParsedGuide, index: RecordIndex, ctx: CheckContext
         said = f"its quote {quote(quoted, 80)} is about another record sentence"
         best.problems.append(Problem("grounding.claim", quoted, said, whole=True))
     if best.problems and all(p.rule in JOIN_RULES for p in best.problems):
-        joined = co_evidence(claim, ranked[0][1], index, tuple(ctx.source.scale))
+        own_names = frozenset(
+            s for name in (ctx.source.company, ctx.source.publisher_name) for s in stems(name)
+        )
+        joined = co_evidence(claim, ranked[0][1], index, tuple(ctx.source.scale), own_names)
         if joined is not None:
             problems = _problems(claim, joined, index, ctx)
             if len(problems) < len(best.problems):

@@ -218,3 +218,15 @@ def test_faithful_paraphrase_of_a_cost_cut_in_reports_passes(claim) -> None:
 def test_a_benefit_or_outcome_the_cost_record_lacks_is_still_found() -> None:
     assert "grounding.claim" in tallow_errors(interpretation="Tallow made Looker more secure.")
     assert "grounding.claim" in tallow_errors(interpretation="Tallow's budgets cut analyst churn.")
+
+
+def test_the_company_as_subject_may_rest_on_sentences_about_its_team() -> None:
+    # "The dispatch team replaced … with streaming matches on Postgres and Kafka. They report
+    # 3.1 million assignments a day across 40 cities."
+    claim = (
+        "Larkspur now makes 3.1 million assignments a day across 40 cities, with streaming "
+        "matches on Postgres and Kafka."
+    )
+    assert rules(reported=[*REPORTED, claim]) == []
+    borrowed = "Larkspur makes 3.1 million assignments a day, each kept in Redis for 12K CPU hours."
+    assert rules(reported=[*REPORTED, borrowed]) != []
