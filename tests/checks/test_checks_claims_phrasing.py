@@ -230,3 +230,10 @@ def test_the_company_as_subject_may_rest_on_sentences_about_its_team() -> None:
     assert rules(reported=[*REPORTED, claim]) == []
     borrowed = "Larkspur makes 3.1 million assignments a day, each kept in Redis for 12K CPU hours."
     assert rules(reported=[*REPORTED, borrowed]) != []
+
+
+def test_a_change_written_as_a_range_rests_on_its_two_stated_ends() -> None:
+    # The record: "Analysts now wait a median of 4 seconds for a dashboard, down from 30 seconds."
+    assert tallow_errors(reported=["Dashboard waits went down from 30 to 4 seconds."]) == []
+    wrong = tallow_errors(reported=["Dashboard waits went down from 30 to 6 seconds."])
+    assert any(rule.startswith("figures.") for rule in wrong)
