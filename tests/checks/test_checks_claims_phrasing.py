@@ -237,3 +237,8 @@ def test_a_change_written_as_a_range_rests_on_its_two_stated_ends() -> None:
     assert tallow_errors(reported=["Dashboard waits went down from 30 to 4 seconds."]) == []
     wrong = tallow_errors(reported=["Dashboard waits went down from 30 to 6 seconds."])
     assert any(rule.startswith("figures.") for rule in wrong)
+
+
+def test_a_past_event_of_a_record_thing_without_the_company_name_is_a_claim() -> None:
+    assert "grounding.claim" in ours("The nightly batch was dropped since it could not keep up.")
+    assert ours("The nightly batch is a common design, so ask when it stops fitting.") == []
