@@ -281,13 +281,15 @@ def _attributed_advice(
 
 
 # Advice in other words: "the post argues that teams should …", "… is the way to go".
-REPORT_SHOULD = re.compile(
-    rf"(?:{_ENTITY}|{_PEOPLE}){AUXILIARY}\s+(?:argu|say|said|writ|wrote|note|conclud|believ"
-    r"|think|thought|maintain|contend|stress|hold|held|make|made)\w*\s+(?:the\s+case\s+)?"
-    r"(?:that\s+)?[^.;]{0,80}?\b(?:should|ought\s+to|must|needs?\s+to|have\s+to|has\s+to)\b"
-    r"|\b(?:is|are)\s+(?:the\s+way\s+to\s+go|the\s+right\s+(?:call|choice|approach|move|way)"
-    r"|a\s+must|(?:the\s+)?best\s+practice|worth\s+(?:copying|adopting|emulating|following))\b",
-    re.IGNORECASE,
+REPORT_SHOULD = gated(
+    re.compile(
+        rf"(?:{_ENTITY}|{_PEOPLE}){AUXILIARY}\s+(?:argu|say|said|writ|wrote|note|conclud|believ"
+        r"|think|thought|maintain|contend|stress|hold|held|make|made)\w*\s+(?:the\s+case\s+)?"
+        r"(?:that\s+)?[^.;]{0,80}?\b(?:should|ought\s+to|must|needs?\s+to|have\s+to|has\s+to)\b"
+        r"|\b(?:is|are)\s+(?:the\s+way\s+to\s+go|the\s+right\s+(?:call|choice|approach|move|way)"
+        r"|a\s+must|(?:the\s+)?best\s+practice|worth\s+(?:copying|adopting|emulating|following))\b",
+        re.IGNORECASE,
+    )
 )
 ADVICE_STEMS = ("reco", "advi", "sugg", "urge", "urgi", "enco", "coun", "pres", "prop")
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from generator.checks.prefilter import gated
 from generator.checks.text import stem
 
 NEGATION = frozenset(["not", "no", "never", "without", "none", "cannot", "nor", "neither", "n't"])
@@ -105,18 +106,20 @@ NOT_SUPERLATIVE = frozenset(
     + ["midwest", "southwest", "northwest", "detest", "divest", "infest", "molest", "jest"]
     + ["zest", "lest", "wrest", "crest", "latest", "interest", "stress-test", "load-test"]
 )
-KIND_PHRASE = re.compile(
-    r"(?i)\bof\s+its\s+kind\b|\bin\s+the\s+(?:world|industry|market)\b|\bever\b"
-    r"|\b(?:no|not\s+a)\s+(?:one|other|competitor|rival|company|team|system)s?\s+(?:else\s+)?"
-    r"|\bnobody\s+else\b|\bunlike\s+any\b|\bsecond\s+to\s+none\b|\bthe\s+world['’]s\b"
-    r"|\bahead\s+of\s+(?:every|all|its|the)\s+(?:\w+\s+)?(?:competitors?|rivals?|industry|others?|peers?)\b"
-    r"|\b(?:leads?|led|leading)\s+the\s+(?:industry|market|field|world)\b|\bset\s+a\s+(?:new\s+)?record\b"
-    r"|\ba\s+(?:new\s+)?record\b|\banywhere\b|\b(?:the|its|their)\s+most\s+(?!of\b)[a-z-]+"
-    r"|\bmost\s+[a-z-]+(?:ive|ent|ant|ful|ous|able|ible|ic|al)\b|\bnumber\s+one\b"
-    r"|\bthan\s+(?:any(?:one|thing)?|all|every(?:one|thing)?)\b(?:\s+other\b)?"
-    # A rank among peers, in other words: "the leading example", "the go-to design".
-    r"|\b(?:the|a)\s+(?:leading|premier|definitive|canonical|go-to|preeminent|pre-eminent)\b"
-    r"|\bahead\s+of\s+the\s+(?:curve|pack|field)\b|\bat\s+the\s+forefront\b"
+KIND_PHRASE = gated(
+    re.compile(
+        r"(?i)\bof\s+its\s+kind\b|\bin\s+the\s+(?:world|industry|market)\b|\bever\b"
+        r"|\b(?:no|not\s+a)\s+(?:one|other|competitor|rival|company|team|system)s?\s+(?:else\s+)?"
+        r"|\bnobody\s+else\b|\bunlike\s+any\b|\bsecond\s+to\s+none\b|\bthe\s+world['’]s\b"
+        r"|\bahead\s+of\s+(?:every|all|its|the)\s+(?:\w+\s+)?(?:competitors?|rivals?|industry|others?|peers?)\b"
+        r"|\b(?:leads?|led|leading)\s+the\s+(?:industry|market|field|world)\b|\bset\s+a\s+(?:new\s+)?record\b"
+        r"|\ba\s+(?:new\s+)?record\b|\banywhere\b|\b(?:the|its|their)\s+most\s+(?!of\b)[a-z-]+"
+        r"|\bmost\s+[a-z-]+(?:ive|ent|ant|ful|ous|able|ible|ic|al)\b|\bnumber\s+one\b"
+        r"|\bthan\s+(?:any(?:one|thing)?|all|every(?:one|thing)?)\b(?:\s+other\b)?"
+        # A rank among peers, in other words: "the leading example", "the go-to design".
+        r"|\b(?:the|a)\s+(?:leading|premier|definitive|canonical|go-to|preeminent|pre-eminent)\b"
+        r"|\bahead\s+of\s+the\s+(?:curve|pack|field)\b|\bat\s+the\s+forefront\b"
+    )
 )
 
 
@@ -147,11 +150,13 @@ def in_sequence(tokens: list[str] | tuple[str, ...], at: int) -> bool:
 
 
 # A cause credited in a claim ("thanks to Redis") needs a cause stated in its evidence.
-CAUSE = re.compile(
-    r"(?i)\b(?:thanks\s+to|because\s+of|due\s+to|owing\s+to|powered\s+by|enabled\s+by"
-    r"|made\s+possible\s+by|credit(?:ed)?\s+(?:goes\s+)?to|as\s+a\s+(?:direct\s+)?result\s+of"
-    r"|(?:led|leads|leading)\s+to|result(?:ed|s)?\s+in|gave\s+rise\s+to|brought\s+about"
-    r"|paved\s+the\s+way\s+for|on\s+the\s+back\s+of|courtesy\s+of|attribut(?:ed|es)\s+to)\b"
+CAUSE = gated(
+    re.compile(
+        r"(?i)\b(?:thanks\s+to|because\s+of|due\s+to|owing\s+to|powered\s+by|enabled\s+by"
+        r"|made\s+possible\s+by|credit(?:ed)?\s+(?:goes\s+)?to|as\s+a\s+(?:direct\s+)?result\s+of"
+        r"|(?:led|leads|leading)\s+to|result(?:ed|s)?\s+in|gave\s+rise\s+to|brought\s+about"
+        r"|paved\s+the\s+way\s+for|on\s+the\s+back\s+of|courtesy\s+of|attribut(?:ed|es)\s+to)\b"
+    )
 )
 EVIDENCE_CAUSE = re.compile(
     r"(?i)\b(?:thanks\s+to|because|due\s+to|owing\s+to|powered\s+by|enabled\s+by|since"

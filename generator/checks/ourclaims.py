@@ -35,6 +35,7 @@ from generator.checks.claimwords import (
 from generator.checks.grounding import _dates as record_dates
 from generator.checks.grounding import figured
 from generator.checks.lexicon import KNOWN_COMPANIES as KNOWN
+from generator.checks.prefilter import gated
 from generator.checks.quoting import QUOTED, normalize
 from generator.checks.shifts import (
     AXES,
@@ -75,21 +76,25 @@ SWEEPING = frozenset(
     + ["all", "only", "solely", "exclusively", "entirely", "completely", "constantly"]
     + ["invariably", "unfailingly", "universally", "consistently", "perpetually"]
 )
-SWEEPING_PHRASE = re.compile(
-    r"(?i)\b(?:at\s+all\s+times|without\s+(?:exception|fail)|in\s+every\s+case|each\s+and\s+every"
-    r"|no\s+matter\s+what|under\s+any\s+circumstances|across\s+the\s+board|100\s?%\s+of\s+the\s+time"
-    r"|(?:not|never)\s+once|time\s+and\s+again)\b"
+SWEEPING_PHRASE = gated(
+    re.compile(
+        r"(?i)\b(?:at\s+all\s+times|without\s+(?:exception|fail)|in\s+every\s+case|each\s+and\s+every"
+        r"|no\s+matter\s+what|under\s+any\s+circumstances|across\s+the\s+board|100\s?%\s+of\s+the\s+time"
+        r"|(?:not|never)\s+once|time\s+and\s+again)\b"
+    )
 )
 # A motive or cause credited to the company: "to avoid …", "because it wanted …".
-MOTIVE = re.compile(
-    r"(?i)\b(?:because|since\s+it|in\s+order\s+to|so\s+that|wanted\s+to|aimed\s+to|hoped\s+to"
-    r"|motivated\s+by|driven\s+by|in\s+response\s+to|out\s+of\s+(?:frustration|necessity|fear)"
-    r"|decided\s+to|set\s+out\s+to|was\s+forced\s+to|had\s+no\s+choice"
-    r"|(?:prompted|triggered|spurred|sparked|inspired)\s+(?:on\s+)?by|in\s+a\s+bid\s+to"
-    r"|in\s+an\s+(?:effort|attempt)\s+to|with\s+the\s+(?:aim|goal|intention|idea)\s+of|so\s+as\s+to"
-    r"|(?:aiming|seeking|striving|hoping)\s+to|(?:was|were)\s+(?:meant|intended)\s+to"
-    r"|(?:goal|aim|motivation|motive|reason|intent|intention|purpose)\s+(?:[\w'’-]+\s+){0,4}?"
-    r"(?:was|is|had\s+been)\s+to|to\s+prepare\s+for|(?:frustrated|fed\s+up|unhappy)\s+with)\b"
+MOTIVE = gated(
+    re.compile(
+        r"(?i)\b(?:because|since\s+it|in\s+order\s+to|so\s+that|wanted\s+to|aimed\s+to|hoped\s+to"
+        r"|motivated\s+by|driven\s+by|in\s+response\s+to|out\s+of\s+(?:frustration|necessity|fear)"
+        r"|decided\s+to|set\s+out\s+to|was\s+forced\s+to|had\s+no\s+choice"
+        r"|(?:prompted|triggered|spurred|sparked|inspired)\s+(?:on\s+)?by|in\s+a\s+bid\s+to"
+        r"|in\s+an\s+(?:effort|attempt)\s+to|with\s+the\s+(?:aim|goal|intention|idea)\s+of|so\s+as\s+to"
+        r"|(?:aiming|seeking|striving|hoping)\s+to|(?:was|were)\s+(?:meant|intended)\s+to"
+        r"|(?:goal|aim|motivation|motive|reason|intent|intention|purpose)\s+(?:[\w'’-]+\s+){0,4}?"
+        r"(?:was|is|had\s+been)\s+to|to\s+prepare\s+for|(?:frustrated|fed\s+up|unhappy)\s+with)\b"
+    )
 )
 # A general lesson credited to the company: "X's experience shows that …".
 LESSON = re.compile(

@@ -8,6 +8,7 @@ import re
 from difflib import SequenceMatcher
 from functools import lru_cache
 
+from generator.checks.prefilter import gated
 from generator.checks.quoting import normalize
 from generator.checks.text import STOP, stem, stems, words
 
@@ -88,19 +89,23 @@ REPLACED = re.compile(
 )
 # The same order said the other way: "A was replaced by B", "B took the place of A".
 _END = r"(?=$|[,;.()]|\s+(?:and|but|while|after|before|in|at|on|across)\b)"
-REPLACED_BY = re.compile(
-    r"(?i)(?:^|[,;:]\s*|\b(?:and|but|that|while)\s+)(?P<old>[^,;.()]{1,60}?)\s+"
-    r"(?:was|were|is|are|got|has\s+been|have\s+been|had\s+been)\s+(?:\w+ly\s+)?"
-    r"(?:replaced|superseded|supplanted|succeeded|displaced)\s+(?:by|with)\s+"
-    rf"(?P<new>[^,;.()]{{1,60}}?){_END}"
+REPLACED_BY = gated(
+    re.compile(
+        r"(?i)(?:^|[,;:]\s*|\b(?:and|but|that|while)\s+)(?P<old>[^,;.()]{1,60}?)\s+"
+        r"(?:was|were|is|are|got|has\s+been|have\s+been|had\s+been)\s+(?:\w+ly\s+)?"
+        r"(?:replaced|superseded|supplanted|succeeded|displaced)\s+(?:by|with)\s+"
+        rf"(?P<new>[^,;.()]{{1,60}}?){_END}"
+    )
 )
-TOOK_PLACE = re.compile(
-    r"(?i)(?:^|[,;:]\s*|\b(?:and|but|that|while)\s+)(?P<new>[^,;.()]{1,60}?)\s+"
-    r"(?:took|takes|has\s+taken|had\s+taken)\s+(?:over\s+)?(?:the\s+place|the\s+role)\s+of\s+"
-    rf"(?P<old>[^,;.()]{{1,60}}?){_END}"
-    r"|(?:^|[,;:]\s*|\b(?:and|but|that|while)\s+)(?P<new2>[^,;.()]{1,60}?)\s+"
-    r"(?:superseded|supplanted|displaced|succeeded)\s+"
-    rf"(?P<old2>[^,;.()]{{1,60}}?){_END}"
+TOOK_PLACE = gated(
+    re.compile(
+        r"(?i)(?:^|[,;:]\s*|\b(?:and|but|that|while)\s+)(?P<new>[^,;.()]{1,60}?)\s+"
+        r"(?:took|takes|has\s+taken|had\s+taken)\s+(?:over\s+)?(?:the\s+place|the\s+role)\s+of\s+"
+        rf"(?P<old>[^,;.()]{{1,60}}?){_END}"
+        r"|(?:^|[,;:]\s*|\b(?:and|but|that|while)\s+)(?P<new2>[^,;.()]{1,60}?)\s+"
+        r"(?:superseded|supplanted|displaced|succeeded)\s+"
+        rf"(?P<old2>[^,;.()]{{1,60}}?){_END}"
+    )
 )
 REPLACEMENTS = (REPLACED, REPLACED_BY, TOOK_PLACE)
 DIGITS = re.compile(r"\d[\d.,]*")
@@ -114,22 +119,24 @@ RELATIVE_TIME = re.compile(
     r"|(?:months|years|weeks)\s+ago|(?:19|20)\d\d|(?:january|february|march|april|june|july"
     r"|august|september|october|november|december)\s+\d{1,2})\b"
 )
-RELEASE_WORDS = re.compile(
-    r"(?i)\b(?:open[- ]?sourc\w*|(?:re-?)?releas(?:ed|es|e|ing)|publicly\s+available"
-    r"|generally\s+available|made\s+(?:it\s+|them\s+)?(?:publicly\s+)?available"
-    r"|available\s+to\s+(?:the\s+public|everyone|all|customers|developers|anyone)"
-    r"|launch(?:ed|es|ing)?|on\s+github|open\s+to\s+the\s+public|shipped\s+(?:it\s+)?to"
-    r"|published\s+(?:the|its|their)\s+(?:code|source|model|weights|library|tool)"
-    r"|(?:is|are)\s+now\s+available|announced)\b"
-    # Availability to outsiders, in other words: "shipped it as a public library", "offered to
-    # other firms as a product", "made it open source", "commercialised".
-    r"|\bpublic(?:ly)?\s+(?:library|package|api|sdk|repo(?:sitory)?|beta|preview|release)\b"
-    r"|\b(?:offer(?:ed|s|ing)?|sell(?:s|ing)?|sold|licen[cs](?:ed|es|ing)|provid(?:ed|es|ing)"
-    r"|market(?:ed|s|ing)|packag(?:ed|es|ing)|ship(?:ped|s|ping)?|made\s+available)"
-    r"\s+(?:[\w'’-]+\s+){0,4}?(?:to\s+(?:other|outside|external|third[- ]party)\b"
-    r"|as\s+(?:an?\s+)?(?:commercial\s+|public\s+|standalone\s+|open[- ]source\s+)?"
-    r"(?:product|library|package|offering|open[- ]source)\b)"
-    r"|\bcommerciali[sz]\w*|\bmade\s+(?:\w+\s+){0,3}?open[- ]source\b"
+RELEASE_WORDS = gated(
+    re.compile(
+        r"(?i)\b(?:open[- ]?sourc\w*|(?:re-?)?releas(?:ed|es|e|ing)|publicly\s+available"
+        r"|generally\s+available|made\s+(?:it\s+|them\s+)?(?:publicly\s+)?available"
+        r"|available\s+to\s+(?:the\s+public|everyone|all|customers|developers|anyone)"
+        r"|launch(?:ed|es|ing)?|on\s+github|open\s+to\s+the\s+public|shipped\s+(?:it\s+)?to"
+        r"|published\s+(?:the|its|their)\s+(?:code|source|model|weights|library|tool)"
+        r"|(?:is|are)\s+now\s+available|announced)\b"
+        # Availability to outsiders, in other words: "shipped it as a public library", "offered to
+        # other firms as a product", "made it open source", "commercialised".
+        r"|\bpublic(?:ly)?\s+(?:library|package|api|sdk|repo(?:sitory)?|beta|preview|release)\b"
+        r"|\b(?:offer(?:ed|s|ing)?|sell(?:s|ing)?|sold|licen[cs](?:ed|es|ing)|provid(?:ed|es|ing)"
+        r"|market(?:ed|s|ing)|packag(?:ed|es|ing)|ship(?:ped|s|ping)?|made\s+available)"
+        r"\s+(?:[\w'’-]+\s+){0,4}?(?:to\s+(?:other|outside|external|third[- ]party)\b"
+        r"|as\s+(?:an?\s+)?(?:commercial\s+|public\s+|standalone\s+|open[- ]source\s+)?"
+        r"(?:product|library|package|offering|open[- ]source)\b)"
+        r"|\bcommerciali[sz]\w*|\bmade\s+(?:\w+\s+){0,3}?open[- ]source\b"
+    )
 )
 SENTIMENT_WORDS = frozenset(
     ["impressive", "impressively", "impressed", "remarkable", "remarkably", "elegant"]
@@ -152,15 +159,17 @@ SENTIMENT_WORDS = frozenset(
     + ["neat", "neatly", "ingenious", "ingeniously", "masterful", "masterfully", "savvy"]
     + ["graceful", "gracefully", "awkward", "awkwardly", "sloppy", "commendable", "laudable"]
 )
-SENTIMENT_PHRASES = re.compile(
-    r"(?i)\b(?:sets?\s+(?:a|the)\s+(?:high|new)?\s*(?:bar|standard|benchmark)"
-    r"|gold\s+standard|high\s+bar|raised\s+the\s+bar|a\s+model\s+for|a\s+textbook\s+(?:example|case)"
-    r"|worth\s+emulating|(?:a|an)\s+(?:huge|massive|big|resounding|great)\s+(?:success|win)"
-    r"|well\s+received|to\s+great\s+effect|paid\s+off|paid\s+for\s+itself"
-    r"|(?:a|an)\s+(?:clear|unqualified|undisputed|real)\s+(?:success|win|triumph)"
-    r"|(?:went|goes|gone)\s+(?:smoothly|well|badly)|(?:a|an)\s+(?:pain|headache|nightmare)"
-    r"|well[- ](?:designed|engineered|built|crafted|executed|architected|thought[- ]out"
-    r"|structured|reasoned|judged|timed|handled|run)|nicely\s+\w+ed)\b"
+SENTIMENT_PHRASES = gated(
+    re.compile(
+        r"(?i)\b(?:sets?\s+(?:a|the)\s+(?:high|new)?\s*(?:bar|standard|benchmark)"
+        r"|gold\s+standard|high\s+bar|raised\s+the\s+bar|a\s+model\s+for|a\s+textbook\s+(?:example|case)"
+        r"|worth\s+emulating|(?:a|an)\s+(?:huge|massive|big|resounding|great)\s+(?:success|win)"
+        r"|well\s+received|to\s+great\s+effect|paid\s+off|paid\s+for\s+itself"
+        r"|(?:a|an)\s+(?:clear|unqualified|undisputed|real)\s+(?:success|win|triumph)"
+        r"|(?:went|goes|gone)\s+(?:smoothly|well|badly)|(?:a|an)\s+(?:pain|headache|nightmare)"
+        r"|well[- ](?:designed|engineered|built|crafted|executed|architected|thought[- ]out"
+        r"|structured|reasoned|judged|timed|handled|run)|nicely\s+\w+ed)\b"
+    )
 )
 
 
