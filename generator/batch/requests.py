@@ -216,12 +216,14 @@ def write_parts(
     state: Literal["prepared", "exported"] = "prepared",
     target: Path | None = None,
     kind: Literal["guide", "article"] = "guide",
+    append: bool = False,
 ) -> Iterator[Written]:
     """Stream request lines to JSONL files of at most max_requests and max_bytes each.
 
     Each file's record (state `prepared`) is streamed beside it and made durable before the
     file is yielded, so it exists before anything is uploaded; neither is held in memory.
-    With a target (export), everything goes into that one file, unsplit.
+    With a target (export), everything goes into that one file, unsplit; with append, after
+    what the file already holds.
     """
     store.dir.mkdir(parents=True, exist_ok=True)
     part: Part | None = None
@@ -239,7 +241,8 @@ def write_parts(
             "kind": kind,
         }
         record.write(json.dumps(head)[:-1] + ', "requests": {')
-        return Part(submission, open(path, "wb"), record, tmp)  # noqa: SIM115
+        mode = "ab" if append and target is not None else "wb"
+        return Part(submission, open(path, mode), record, tmp)  # noqa: SIM115
 
     def close(part: Part) -> Written:
         for handle in (part.input, part.record):

@@ -258,27 +258,52 @@ async def cancel(project: Project, drafter, name: str) -> Submission:
     return record
 
 
-def export(project: Project, drafter, ids: list[str] | None, force: bool, target: Path):
-    """Write the request file for a self-hosted engine; nothing is uploaded."""
+def export(
+    project: Project,
+    drafter,
+    ids: list[str] | None,
+    force: bool,
+    target: Path,
+    *,
+    guides: bool = True,
+    articles=None,
+    slugs: list[str] | None = None,
+):
+    """Write the request file for a self-hosted engine; nothing is uploaded.
+
+    With the article drafter, the requests of the articles that need drafting (those named
+    by slugs, or every active one) follow the guides' in the same file, under their own record.
+    """
     store = _store(project)
-    plan = plan_generation(project, drafter, ids, force)
-    todo = [item.source for item in plan if item.action == "generate"]
-    cached: list[tuple] = []
-    lines = request_lines(drafter, todo, lambda source, result: cached.append((source, result)))
-    records = list(
-        write_parts(
-            store,
-            lines,
-            drafter.model,
-            max_requests=10**9,
-            max_bytes=10**15,
-            state="exported",
-            target=target,
-        )
-    )
+    records = []
     report = CollectReport()
-    write_cached(project, drafter, cached, report)
+    if guides:
+        plan = plan_generation(project, drafter, ids, force)
+        todo = [item.source for item in plan if item.action == "generate"]
+        cached: list[tuple] = []
+        lines = request_lines(drafter, todo, lambda source, result: cached.append((source, result)))
+        records.extend(write_parts(store, lines, drafter.model, **_exported(target)))
+        write_cached(project, drafter, cached, report)
+    if articles is not None:
+        jobs, problems = article_jobs(project, slugs)
+        report.failed.update(problems)
+        plan = plan_articles(project, articles, jobs, force)
+        todo = [item.job for item in plan if item.action == "generate"]
+        cached = []
+        hash_of = ArticleSubjects(project).hash
+        lines = request_lines(
+            articles, todo, lambda job, result: cached.append((job, result)), hash_of
+        )
+        parts = write_parts(
+            store, lines, articles.model, kind="article", append=bool(records), **_exported(target)
+        )
+        records.extend(parts)
+        write_cached(project, articles, cached, report, "article")
     return records, report
+
+
+def _exported(target: Path) -> dict:
+    return {"max_requests": 10**9, "max_bytes": 10**15, "state": "exported", "target": target}
 
 
 async def import_answers(project: Project, drafter, path: Path, articles=None) -> CollectReport:

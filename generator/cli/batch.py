@@ -35,17 +35,26 @@ def _drafter(project: Project, model: str | None, *, need_key: bool = True, cach
     return drafter
 
 
-def _article_drafter(project: Project, model: str | None, *, cache: bool = True):
+def _article_drafter(
+    project: Project, model: str | None, *, cache: bool = True, need_key: bool = True
+):
     """Return the article drafter (its own schema and prompts) for article batches."""
     from generator.drafting.backends import make_article_drafter
 
-    return make_article_drafter(project, "openai", model, cache=cache)
+    return make_article_drafter(project, "openai", model, cache=cache, need_key=need_key)
 
 
 def _articles_open(project: Project) -> bool:
     from generator.batch import run as batch_run
 
     return any(r.kind == "article" for r in batch_run.open_records(project, held=True))
+
+
+def _articles_exported(project: Project) -> bool:
+    from generator.batch import BatchStore
+
+    records = BatchStore(project.workspace.state_dir).load_all()
+    return any(r.kind == "article" and r.state == "exported" for r in records)
 
 
 def _limits(max_requests: int | None, max_bytes: int | None):
@@ -139,18 +148,28 @@ def run_batch_generate(
         fail("--dry-run prints the batch estimate without --batch; drop --batch", 2)
     if batch_export is not None:
         drafter = _drafter(project, model, need_key=False, cache=not no_cache)
+        articles = None
+        if slugs is not None:
+            articles = _article_drafter(project, model, cache=not no_cache, need_key=False)
         records, cached = batch_run.run_with(
-            drafter, _export(batch_run, project, drafter, ids, force, batch_export)
+            drafter,
+            _export(batch_run, project, drafter, ids, force, batch_export, guides, articles, slugs),
+            articles,
         )
+        for key, reason in sorted(cached.failed.items()):
+            failed(key, reason)
         count = sum(record.count for record in records)
         click.echo(
             f"wrote {plural(count, 'request')} to {batch_export}; {len(cached.written)} from cache"
         )
-        return ok
+        return ok and not cached.failed
     if batch_import is not None:
         drafter = _drafter(project, model, need_key=False)
+        articles = None
+        if _articles_exported(project):
+            articles = _article_drafter(project, model, need_key=False)
         report = batch_run.run_with(
-            drafter, batch_run.import_answers(project, drafter, batch_import)
+            drafter, batch_run.import_answers(project, drafter, batch_import, articles), articles
         )
         report.status = "imported"
 
@@ -199,8 +218,17 @@ def _print_started(started) -> None:
         click.echo(f"nothing to submit ({started.skipped} unchanged)")
 
 
-async def _export(batch_run, project, drafter, ids, force, target):
-    return batch_run.export(project, drafter, list(ids) or None, force, target)
+async def _export(batch_run, project, drafter, ids, force, target, guides, articles, slugs):
+    return batch_run.export(
+        project,
+        drafter,
+        list(ids) or None,
+        force,
+        target,
+        guides=guides,
+        articles=articles,
+        slugs=slugs or None,
+    )
 
 
 def wait_and_collect(project, model, limits, poll: float, finish_online: bool) -> bool:

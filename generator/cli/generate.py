@@ -37,12 +37,12 @@ batch_options = [
     click.option(
         "--batch-export",
         type=click.Path(dir_okay=False, path_type=Path),
-        help="Write the requests to this JSONL file to submit yourself; send nothing.",
+        help="Write the requests (guides, then articles) to this JSONL file; send nothing.",
     ),
     click.option(
         "--batch-import",
         type=click.Path(dir_okay=False, exists=True, path_type=Path),
-        help="Read the answers of an exported batch from this JSONL file.",
+        help="Read the answers to an exported file (guides and articles) from this JSONL file.",
     ),
     click.option("--finish-online", is_flag=True, help="Re-ask rejected answers online."),
     click.option(
@@ -351,26 +351,15 @@ def generate(
     from generator.cli.articles import article_work, run_article_generate
 
     ids, slugs, articles_only = article_work(project, ids)
-    if slugs is not None and (batch["batch_export"] or batch["batch_import"]):
-        if articles_only:
-            fail(
-                "articles go through `generate --batch`, not request files; drop "
-                "--batch-export/--batch-import for article ids",
-                2,
-            )
-        click.echo(
-            "note: request files hold guides only; `prepguide generate --batch article:SLUG` "
-            "submits articles"
-        )
-        slugs = None
-    if slugs is not None and articles_only and not batch["batch"]:
+    files = batch["batch_export"] or batch["batch_import"]
+    if slugs is not None and articles_only and not (batch["batch"] or files):
         ok = run_article_generate(
             project, slugs, backend, model, concurrency, force, dry_run, no_cache
         )
         if not ok:
             sys.exit(1)
         return
-    if batch["batch"] or batch["batch_export"] or batch["batch_import"]:
+    if batch["batch"] or files:
         from generator.cli.batch import run_batch_generate
 
         if backend == "offline":

@@ -77,7 +77,12 @@ def content_checker(project: Project):
 
 
 def make_article_drafter(
-    project: Project, backend: str, model: str | None = None, *, cache: bool = True
+    project: Project,
+    backend: str,
+    model: str | None = None,
+    *,
+    cache: bool = True,
+    need_key: bool = True,
 ) -> Drafter:
     """Build the article drafter for a backend name (each loaded only when chosen)."""
     if backend == "offline":
@@ -102,5 +107,10 @@ def make_article_drafter(
         return article_findings(project, job, draft)
 
     return open_article_drafter(  # type: ignore[return-value]
-        project, openai_model(project, model), prompts, key=api_key(), cache=cache, checker=check
+        project,
+        openai_model(project, model),
+        prompts,
+        key=api_key(need_key=need_key),
+        cache=cache,
+        checker=check,
     )

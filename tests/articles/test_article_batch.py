@@ -110,3 +110,66 @@ def test_finish_online_redrafts_a_rejected_article_without_a_follow_up_batch(wor
     assert "finished online: 1 written, 0 failed" in result.output
     made = article(workspace).meta.provenance
     assert made.via is None and made.rounds == 2
+
+
+def answer_file(fake: FakeOpenAI, requests: Path, output: Path) -> list[dict]:
+    """Answer an exported request file as a self-hosted engine would; return its lines."""
+    lines = [json.loads(line) for line in requests.read_text(encoding="utf-8").splitlines()]
+    answers = [fake.answer_line(line, json.dumps(line), n) for n, line in enumerate(lines)]
+    output.write_text("\n".join(json.dumps(a) for a in reversed(answers)) + "\n", "utf-8")
+    return lines
+
+
+def offline(workspace: Path, *args: str):
+    env = {"OPENAI_API_KEY": "", "OPENAI_BASE_URL": ""}
+    result = CliRunner().invoke(cli, ["--root", str(workspace), *args], env=env)
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result
+
+
+def test_an_exported_file_carries_the_article_and_its_import_writes_it_checked(
+    workspace, tmp_path, fake
+):
+    new_article(workspace)
+    fake.answer_records({TITLE: [FAITHFUL]})
+    requests, output = tmp_path / "requests.jsonl", tmp_path / "answers.jsonl"
+    exported = offline(workspace, "generate", "--batch-export", str(requests))
+    assert exported.exit_code == 0, exported.output
+    assert "wrote 5 requests" in exported.output
+    lines = answer_file(fake, requests, output)
+    assert fake.uploads == 0
+    [line] = [line for line in lines if line["custom_id"].startswith(f"{ID}~")]
+    assert line["body"]["response_format"]["json_schema"]["name"] == "ArticleDraft"
+    assert len(lines) == 5  # four guides, then the article, in one file
+    imported = offline(workspace, "generate", "--batch-import", str(output))
+    assert imported.exit_code == 0, imported.output
+    assert "5 written" in imported.output
+    doc = article(workspace)
+    made = doc.meta.provenance
+    assert (made.backend, made.via) == ("openai", "batch")
+    assert made.usage.total_tokens > 0
+    assert [e.source for e in doc.meta.evidence] == [s.id for s in doc.meta.sources]
+    assert not [f for f in doc.meta.findings if not f.rule.startswith("citations.")]
+    assert len(list((workspace / "guides").glob("*.md"))) == 4
+    # Nothing changed since: the next export holds nothing for it.
+    again = offline(workspace, "generate", "--batch-export", str(requests), ID)
+    assert "wrote 0 requests" in again.output
+
+
+def test_an_imported_article_with_findings_is_not_written_and_is_exported_again(
+    workspace, tmp_path, fake
+):
+    new_article(workspace)
+    fake.answer_records({TITLE: [swapped_figure()]})
+    requests, output = tmp_path / "requests.jsonl", tmp_path / "answers.jsonl"
+    exported = offline(workspace, "generate", "--batch-export", str(requests), ID)
+    assert exported.exit_code == 0, exported.output
+    [line] = answer_file(fake, requests, output)
+    assert line["custom_id"].startswith(f"{ID}~0~")
+    imported = offline(workspace, "generate", "--batch-import", str(output))
+    assert "0 written" in imported.output and "1 re-asked" in imported.output
+    assert not (workspace / "guides/articles/gpus.md").exists()
+    assert not list((workspace / "guides").glob("*.md"))  # article ids alone: no guide
+    again = offline(workspace, "generate", "--batch-export", str(requests), ID)
+    assert "wrote 1 request" in again.output

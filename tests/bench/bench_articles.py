@@ -9,9 +9,12 @@ refused by the drafter for a quote that is not verbatim in its own source), and,
 mode, variants that reach the editor with no error.
 
 Held-out articles and kinds are skipped before their files are opened; a finding about a
-record that the guide split holds out (some seen articles read one) is printed by rule only. Run:
+record that the guide split holds out (some seen articles read one) is printed by rule only.
+With --held-out, the held-out articles and variants are replayed too, in roots of their own
+after the seen part, and only their aggregate figures are printed: counts, counts per kind
+and the rule ids of findings, never a slug, a message or a text. Run:
 
-    python tests/bench/bench_articles.py [--misses]
+    python tests/bench/bench_articles.py [--misses] [--held-out]
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import argparse
 import json
 import sys
 import tempfile
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -66,24 +70,43 @@ def held_records() -> set[str]:
 
 def seen_corpus() -> tuple[dict[str, dict], list[Variant], dict[str, list[str]]]:
     """Read the seen articles and variants, never opening a held-out file."""
+    return read_corpus(held_out=False)
+
+
+def read_corpus(held_out: bool) -> tuple[dict[str, dict], list[Variant], dict[str, list[str]]]:
+    """Read the seen articles and variants, or with held_out only the held-out ones.
+
+    An article variant is held out when its slug or its kind is; the held-out variants of a
+    seen article come with that seen article, so that they can be replayed.
+    """
     manifest = yaml.safe_load((CORPUS / "manifest.yaml").read_text(encoding="utf-8"))
     held = manifest["held_out"]
     held_slugs, held_kinds = set(held["articles"]), set(held["kinds"])
     kinds = yaml.safe_load((CORPUS / "kinds.yaml").read_text(encoding="utf-8"))
     families = {**kinds["guide_kinds"], **kinds["article_kinds"]}
+    names = []
+    for path in sorted((CORPUS / "article_variants").glob("*.json")):
+        slug, kind, _ = path.stem.split("__")
+        if (slug in held_slugs or kind in held_kinds) == held_out:
+            names.append(path)
+    wanted = {path.stem.split("__")[0] for path in names} if held_out else set()
     articles = {
         slug: json.loads((CORPUS / "articles" / f"{slug}.json").read_text(encoding="utf-8"))
         for slug in manifest["articles"]
-        if slug not in held_slugs
+        if (slug in held_slugs) == held_out or slug in wanted
     }
     variants = []
-    for path in sorted((CORPUS / "article_variants").glob("*.json")):
+    for path in names:
         slug, kind, _ = path.stem.split("__")
-        if slug in held_slugs or kind in held_kinds:
-            continue
         data = json.loads(path.read_text(encoding="utf-8"))
         variants.append(Variant(path.stem, slug, kind, data["draft"], data["corrected"]))
     return articles, variants, families
+
+
+def held_slugs() -> set[str]:
+    """Return the slugs of the held-out articles."""
+    manifest = yaml.safe_load((CORPUS / "manifest.yaml").read_text(encoding="utf-8"))
+    return set(manifest["held_out"]["articles"])
 
 
 def replay(
@@ -127,20 +150,62 @@ def draft_sets(variants: list[Variant]) -> list[dict[str, Variant]]:
     return sets
 
 
+@dataclass
+class Variants:
+    """What replaying the variants gave: the catching rules and the repair mode's outcome."""
+
+    caught: dict[str, list[str]] = field(default_factory=dict)
+    runs: dict[str, Run] = field(default_factory=dict)
+    repaired: dict[str, bool] = field(default_factory=dict)
+
+
+def replay_variants(
+    server: FakeOpenAI,
+    tmp: Path,
+    label: str,
+    articles: dict[str, dict],
+    variants: list[Variant],
+    families: dict[str, list[str]],
+    base: Run,
+) -> Variants:
+    """Replay the variants in draft sets, a re-ask repeating the draft and then correcting it."""
+    out = Variants()
+    for number, group in enumerate(draft_sets(variants)):
+        for mode in ("repeat", "next"):
+            root = make_root(tmp / f"{label}{mode}-{number}")
+            drafts = {
+                s: [v.draft] if mode == "repeat" else [v.draft, v.corrected]
+                for s, v in group.items()
+            }
+            done = replay(server, root, articles, drafts, mode)
+            for slug, variant in group.items():
+                if mode == "next":
+                    out.repaired[variant.name] = slug not in done.failed and not done.errors(slug)
+                    continue
+                out.caught[variant.name] = catching(variant, families[variant.kind], base, done)
+                out.runs[variant.name] = done
+    return out
+
+
+def faithful(server: FakeOpenAI, root: Path, articles: dict[str, dict]) -> Run:
+    """Replay every article with its faithful draft."""
+    drafts = {slug: [data["draft"]] for slug, data in articles.items()}
+    return replay(server, make_root(root), articles, drafts, "repeat")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--misses", action="store_true", help="Print every missed variant.")
+    parser.add_argument(
+        "--held-out",
+        action="store_true",
+        help="Also replay the held-out articles and variants; print only their aggregates.",
+    )
     args = parser.parse_args()
     articles, variants, families = seen_corpus()
     hidden = held_records()
     with FakeOpenAI() as server, tempfile.TemporaryDirectory() as tmp:
-        base = replay(
-            server,
-            make_root(Path(tmp) / "faithful"),
-            articles,
-            {slug: [data["draft"]] for slug, data in articles.items()},
-            "repeat",
-        )
+        base = faithful(server, Path(tmp) / "faithful", articles)
         passing = [s for s in articles if s not in base.failed and not base.errors(s)]
         print(f"faithful articles with 0 error findings, seen: {len(passing)}/{len(articles)}")
         for slug in articles:
@@ -152,36 +217,67 @@ def main() -> int:
                     print(f"  {slug}: {f['rule']} [{f['section']}] (a held-out record)")
                 else:
                     print(f"  {slug}: {f['rule']} [{f['section']}] {f['message'][:300]}")
-        caught, repaired, misses = 0, 0, []
+        done = replay_variants(server, Path(tmp), "", articles, variants, families, base)
         by_kind: dict[str, list[int]] = {}
-        for number, group in enumerate(draft_sets(variants)):
-            for mode in ("repeat", "next"):
-                root = make_root(Path(tmp) / f"{mode}-{number}")
-                drafts = {
-                    s: [v.draft] if mode == "repeat" else [v.draft, v.corrected]
-                    for s, v in group.items()
-                }
-                done = replay(server, root, articles, drafts, mode)
-                for slug, variant in group.items():
-                    if mode == "next":
-                        repaired += slug not in done.failed and not done.errors(slug)
-                        continue
-                    rules = catching(variant, families[variant.kind], base, done)
-                    caught += bool(rules)
-                    tally = by_kind.setdefault(variant.kind, [0, 0])
-                    tally[0] += bool(rules)
-                    tally[1] += 1
-                    if not rules:
-                        misses.append((variant, done))
+        for variant in variants:
+            tally = by_kind.setdefault(variant.kind, [0, 0])
+            tally[0] += bool(done.caught[variant.name])
+            tally[1] += 1
+        caught = sum(bool(rules) for rules in done.caught.values())
         total = len(variants)
         print(f"one-error variants caught by a related rule, seen: {caught}/{total}")
         for kind, (hits, count) in sorted(by_kind.items()):
             print(f"  {kind}: {hits}/{count}")
+        repaired = sum(done.repaired.values())
         print(f"variants reaching the editor with 0 errors after repair: {repaired}/{total}")
-        for variant, done in misses if args.misses else []:
-            found = done.errors(variant.slug)
-            print(f"  missed {variant.name}: " + "; ".join(f["rule"] for f in found))
+        for variant in variants if args.misses else []:
+            if not done.caught[variant.name]:
+                found = done.runs[variant.name].errors(variant.slug)
+                print(f"  missed {variant.name}: " + "; ".join(f["rule"] for f in found))
+        if args.held_out:
+            held_out(server, Path(tmp), base, families)
     return 0
+
+
+def held_out(server: FakeOpenAI, tmp: Path, seen: Run, families: dict[str, list[str]]) -> None:
+    """Replay the held-out articles and variants; print only aggregate figures and rule ids."""
+    articles, variants, _ = read_corpus(held_out=True)
+    held = {slug: articles[slug] for slug in sorted(held_slugs() & set(articles))}
+    base = faithful(server, tmp / "held-faithful", held)
+    # A held-out variant of a seen article is judged against that article's seen replay.
+    merged = Run({**seen.findings, **base.findings}, {**seen.failed, **base.failed})
+    passing = [s for s in held if s not in base.failed and not base.errors(s)]
+    print(f"\nHELD-OUT faithful articles with 0 error findings: {len(passing)}/{len(held)}")
+    print(f"  not written: {sum(s in base.failed for s in held)}")
+    rules = counted(f["rule"] for s in held for f in base.errors(s))
+    print(f"  rules of their error findings: {rules}")
+    done = replay_variants(server, tmp, "held-", articles, variants, families, merged)
+    caught = sum(bool(rules) for rules in done.caught.values())
+    print(f"HELD-OUT one-error variants caught by a related rule: {caught}/{len(variants)}")
+    for kind in sorted({v.kind for v in variants}):
+        items = [v for v in variants if v.kind == kind]
+        hits = [v for v in items if done.caught[v.name]]
+        rules = counted(rule for v in hits for rule in done.caught[v.name])
+        print(f"  {kind}: {len(hits)}/{len(items)} (caught by: {rules})")
+    missed = [v for v in variants if not done.caught[v.name]]
+    new = [
+        f["rule"]
+        for v in missed
+        for f in done.runs[v.name].errors(v.slug)
+        if f not in merged.errors(v.slug)
+    ]
+    print(f"  rules of the new errors on uncaught variants: {counted(new)}")
+    repaired = f"{sum(done.repaired.values())}/{len(variants)}"
+    print(f"HELD-OUT variants reaching the editor with 0 errors after repair: {repaired}")
+
+
+def counted(rules) -> str:
+    """Say how often each rule id occurs, most frequent first."""
+    tally = Counter(rules)
+    return (
+        ", ".join(f"{rule} x{n}" for rule, n in sorted(tally.items(), key=lambda i: (-i[1], i[0])))
+        or "none"
+    )
 
 
 def catching(variant: Variant, allowed: list[str], base: Run, done: Run) -> list[str]:
