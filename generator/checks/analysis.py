@@ -13,7 +13,7 @@ from generator.checks.base import (
     record_file,
     sentences,
 )
-from generator.checks.numbers import Grounding
+from generator.checks.figureindex import Grounding
 from generator.checks.quoting import normalized_source
 from generator.checks.subjects import about_company, company_mentions
 from generator.checks.text import RecordIndex, record_index

@@ -280,6 +280,17 @@ def _attributed_advice(
     return None
 
 
+# Advice in other words: "the post argues that teams should …", "… is the way to go".
+REPORT_SHOULD = gated(
+    re.compile(
+        rf"(?:{_ENTITY}|{_PEOPLE}){AUXILIARY}\s+(?:argu|say|said|writ|wrote|note|conclud|believ"
+        r"|think|thought|maintain|contend|stress|hold|held|make|made)\w*\s+(?:the\s+case\s+)?"
+        r"(?:that\s+)?[^.;]{0,80}?\b(?:should|ought\s+to|must|needs?\s+to|have\s+to|has\s+to)\b"
+        r"|\b(?:is|are)\s+(?:the\s+way\s+to\s+go|the\s+right\s+(?:call|choice|approach|move|way)"
+        r"|a\s+must|(?:the\s+)?best\s+practice|worth\s+(?:copying|adopting|emulating|following))\b",
+        re.IGNORECASE,
+    )
+)
 ADVICE_STEMS = ("reco", "advi", "sugg", "urge", "urgi", "enco", "coun", "pres", "prop")
 
 
@@ -287,9 +298,14 @@ def _report_advice(sentence: str, mentions: re.Pattern[str], record: str) -> str
     """Return the words of a reported sentence that put an advice verb in the company's mouth."""
     unquoted = QUOTED.sub(QUOTE_MARK, sentence)
     found = list(mentions.finditer(unquoted))
-    match = REPORT_ADVICE.search(_masked(unquoted, found))
+    masked = _masked(unquoted, found)
+    match = REPORT_ADVICE.search(masked)
     if match is None:
-        return None
+        other = REPORT_SHOULD.search(masked)
+        if other is None or re.search(rf"\b{other.group().split()[-1]}\b", record, re.I):
+            return None  # the record itself says what one should do
+        names = iter(m.group() for m in found)
+        return re.sub(ENTITY_MARK, lambda _: next(names, ""), other.group())
     verb = next(w for w in match.group().split()[1:] if w[:4].casefold() in ADVICE_STEMS)
     verb = verb.casefold()[:6]
     if verb in record:

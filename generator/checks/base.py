@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
 
-from generator.checks.numbers import Grounding, ground
+from generator.checks.figureindex import Grounding, ground
 from generator.checks.prefilter import Names
 from generator.guides.compose import disclaimer
 from generator.guides.document import DISCLAIMER, ORIGINALS, Section, split_sections

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 
-from generator.checks.numbers import VAGUE, WORD_NUMBERS, Figure, extract_at, may_hold_figures
+from generator.checks.figurewords import VAGUE, WORD_NUMBERS
+from generator.checks.numbers import Figure, extract_at, may_hold_figures
 from generator.checks.text import STOP, WORD, parts, stem
 
 # Counting words a claim may use as figures: figures.WORD_NUMBERS from two to fifty.
@@ -365,11 +366,27 @@ def match(
 ) -> str | None:
     """Return None when the evidence states the figure, "unit" or "value" for how it differs."""
     valued = [q for q in evidence if same_figure(claim, q)]
+    if not valued and claim.figure.kind == "range":
+        valued = _range_ends(claim, evidence)
     if not valued:
         return "value"
     if any(noun_fits(claim, q, evidence_stems) for q in valued):
         return None
     return "unit"
+
+
+def _range_ends(claim: Quantity, evidence: tuple[Quantity, ...]) -> list[Quantity]:
+    """Return the evidence figure that ends a claimed range ("41 to 12 minutes") when the
+    evidence states both ends as figures of their own ("from 41 minutes to 12 minutes")."""
+    f = claim.figure
+    ends = {}
+    for q in evidence:
+        s = q.figure
+        if s.kind == "value" and s.lo is not None and (s.unit == f.unit or not f.unit):
+            for side, value in (("lo", f.lo), ("hi", f.hi)):
+                if value is not None and rounds_to(value, s.lo, claim.approx):
+                    ends.setdefault(side, q)
+    return [ends["hi"]] if len(ends) == 2 else []
 
 
 # Seconds per time unit, for restatements such as "two weeks" for "14 days".

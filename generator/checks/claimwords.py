@@ -4,7 +4,9 @@ superlatives and firsts, causes, bounds and outcomes. Word lists and the tests o
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
+from generator.checks.prefilter import gated
 from generator.checks.text import stem
 
 NEGATION = frozenset(["not", "no", "never", "without", "none", "cannot", "nor", "neither", "n't"])
@@ -41,6 +43,11 @@ QUANTIFIERS = frozenset(
         "sometimes",
         "often",
         "usually",
+        "invariably",
+        "unfailingly",
+        "universally",
+        "consistently",
+        "perpetually",
     ]
 )
 POLARITY = NEGATION | HEDGES | QUANTIFIERS
@@ -73,6 +80,16 @@ SUPERLATIVES = frozenset(
         "pioneering",
         "breakthrough",
         "never-before-seen",
+        "pioneered",
+        "pioneer",
+        "pioneers",
+        "trailblazing",
+        "trailblazer",
+        "first-ever",
+        "cutting-edge",
+        "leading-edge",
+        "bleeding-edge",
+        "gold-standard",
     ]
 )
 SUPERLATIVES |= frozenset(
@@ -89,15 +106,20 @@ NOT_SUPERLATIVE = frozenset(
     + ["midwest", "southwest", "northwest", "detest", "divest", "infest", "molest", "jest"]
     + ["zest", "lest", "wrest", "crest", "latest", "interest", "stress-test", "load-test"]
 )
-KIND_PHRASE = re.compile(
-    r"(?i)\bof\s+its\s+kind\b|\bin\s+the\s+(?:world|industry|market)\b|\bever\b"
-    r"|\b(?:no|not\s+a)\s+(?:one|other|competitor|rival|company|team|system)s?\s+(?:else\s+)?"
-    r"|\bnobody\s+else\b|\bunlike\s+any\b|\bsecond\s+to\s+none\b|\bthe\s+world['’]s\b"
-    r"|\bahead\s+of\s+(?:every|all|its|the)\s+(?:\w+\s+)?(?:competitors?|rivals?|industry|others?|peers?)\b"
-    r"|\b(?:leads?|led|leading)\s+the\s+(?:industry|market|field|world)\b|\bset\s+a\s+(?:new\s+)?record\b"
-    r"|\ba\s+(?:new\s+)?record\b|\banywhere\b|\b(?:the|its|their)\s+most\s+(?!of\b)[a-z-]+"
-    r"|\bmost\s+[a-z-]+(?:ive|ent|ant|ful|ous|able|ible|ic|al)\b|\bnumber\s+one\b"
-    r"|\bthan\s+(?:any(?:one|thing)?|all|every(?:one|thing)?)\b(?:\s+other\b)?"
+KIND_PHRASE = gated(
+    re.compile(
+        r"(?i)\bof\s+its\s+kind\b|\bin\s+the\s+(?:world|industry|market)\b|\bever\b"
+        r"|\b(?:no|not\s+a)\s+(?:one|other|competitor|rival|company|team|system)s?\s+(?:else\s+)?"
+        r"|\bnobody\s+else\b|\bunlike\s+any\b|\bsecond\s+to\s+none\b|\bthe\s+world['’]s\b"
+        r"|\bahead\s+of\s+(?:every|all|its|the)\s+(?:\w+\s+)?(?:competitors?|rivals?|industry|others?|peers?)\b"
+        r"|\b(?:leads?|led|leading)\s+the\s+(?:industry|market|field|world)\b|\bset\s+a\s+(?:new\s+)?record\b"
+        r"|\ba\s+(?:new\s+)?record\b|\banywhere\b|\b(?:the|its|their)\s+most\s+(?!of\b)[a-z-]+"
+        r"|\bmost\s+[a-z-]+(?:ive|ent|ant|ful|ous|able|ible|ic|al)\b|\bnumber\s+one\b"
+        r"|\bthan\s+(?:any(?:one|thing)?|all|every(?:one|thing)?)\b(?:\s+other\b)?"
+        # A rank among peers, in other words: "the leading example", "the go-to design".
+        r"|\b(?:the|a)\s+(?:leading|premier|definitive|canonical|go-to|preeminent|pre-eminent)\b"
+        r"|\bahead\s+of\s+the\s+(?:curve|pack|field)\b|\bat\s+the\s+forefront\b"
+    )
 )
 
 
@@ -128,9 +150,13 @@ def in_sequence(tokens: list[str] | tuple[str, ...], at: int) -> bool:
 
 
 # A cause credited in a claim ("thanks to Redis") needs a cause stated in its evidence.
-CAUSE = re.compile(
-    r"(?i)\b(?:thanks\s+to|because\s+of|due\s+to|owing\s+to|powered\s+by|enabled\s+by"
-    r"|made\s+possible\s+by|credit(?:ed)?\s+(?:goes\s+)?to)\b"
+CAUSE = gated(
+    re.compile(
+        r"(?i)\b(?:thanks\s+to|because\s+of|due\s+to|owing\s+to|powered\s+by|enabled\s+by"
+        r"|made\s+possible\s+by|credit(?:ed)?\s+(?:goes\s+)?to|as\s+a\s+(?:direct\s+)?result\s+of"
+        r"|(?:led|leads|leading)\s+to|result(?:ed|s)?\s+in|gave\s+rise\s+to|brought\s+about"
+        r"|paved\s+the\s+way\s+for|on\s+the\s+back\s+of|courtesy\s+of|attribut(?:ed|es)\s+to)\b"
+    )
 )
 EVIDENCE_CAUSE = re.compile(
     r"(?i)\b(?:thanks\s+to|because|due\s+to|owing\s+to|powered\s+by|enabled\s+by|since"
@@ -288,3 +314,86 @@ BENEFITS = frozenset(
     + ["leaner", "sooner", "shorter", "stabler", "cleaner", "happier", "lighter", "tighter"]
     + ["sturdier", "healthier", "calmer", "quieter", "nimbler", "speedier", "swifter"]
 )
+# Adjectives of a benefit after "more" or "less": "more reliable", "less expensive".
+BENEFIT_ADJECTIVES = frozenset(
+    ["efficient", "reliable", "scalable", "robust", "resilient", "stable", "responsive"]
+    + ["accurate", "predictable", "performant", "maintainable", "consistent", "available"]
+    + ["expensive", "costly", "brittle", "fragile", "flaky", "error-prone", "productive"]
+    + ["secure", "durable", "flexible", "affordable", "economical", "dependable", "agile"]
+    + ["modular", "observable", "testable", "elastic", "fault-tolerant", "cost-effective"]
+)
+BENEFIT_SUFFIXES = ("able", "ible", "ient", "ive", "ust")
+
+
+# The measure a benefit is about: "faster" is backed by a record that states a time falling or
+# improving, "safer" by one whose rollbacks or incidents became rarer; the rest need the word.
+_MEASURES = {
+    "time": (
+        ["faster", "quicker", "speedier", "swifter", "snappier", "sooner", "shorter"]
+        + ["responsive"],
+        ["latency", "time", "duration", "interval", "freshness", "second", "seconds", "minute"]
+        + ["minutes", "hour", "hours", "day", "days", "ms", "milliseconds", "wait", "delay"],
+    ),
+    "risk": (
+        ["safer", "stabler", "sturdier", "healthier", "calmer", "quieter", "reliable", "stable"]
+        + ["robust", "resilient", "dependable", "fault-tolerant", "brittle", "fragile", "flaky"]
+        + ["error-prone", "durable"],
+        ["rollback", "rollbacks", "incident", "incidents", "failure", "failures", "outage"]
+        + ["outages", "crash", "crashes", "crash-free", "error", "errors", "risk", "pages"]
+        + ["downtime", "regression", "regressions", "bug", "bugs", "availability", "uptime"],
+    ),
+    "cost": (
+        ["cheaper", "leaner", "expensive", "costly", "affordable", "economical"]
+        + ["cost-effective"],
+        ["cost", "costs", "spend", "spending", "bill", "bills", "budget", "price", "dollars"]
+        + ["savings", "$", "cpu", "gpu", "hardware", "servers", "machines", "nodes"],
+    ),
+    "work": (
+        ["efficient", "productive", "scalable", "elastic"],
+        ["efficiency", "utilization", "utilisation", "throughput", "mfu", "productivity"]
+        + ["capacity"],
+    ),
+}
+MEASURE_OF = {word: measure for measure, (said, _) in _MEASURES.items() for word in said}
+MEASURE_WORDS = {measure: frozenset(names) for measure, (_, names) in _MEASURES.items()}
+# What a record says when a measure changed: "fell", "rarer", "improved from 6 hours to 4".
+CHANGED = frozenset(
+    ["fell", "dropped", "drop", "reduced", "reduce", "cut", "cuts", "lower", "lowered", "fewer"]
+    + ["rarer", "less", "decreased", "shrank", "halved", "improved", "improve", "improvement"]
+    + ["doubled", "tripled", "increased", "higher", "rose", "grew", "saved", "removed"]
+    + ["eliminated", "gains", "gain", "better", "faster", "quicker", "sped", "shorter"]
+    + ["down", "declined", "smaller", "slashed", "trimmed", "shrunk", "plunged", "instead"]
+)
+
+
+def benefit_backed(word: str, record_words: frozenset[str], texts: tuple[str, ...]) -> bool:
+    """Return True when the record states the benefit: the word itself, or one record sentence
+    that changes the measure the benefit is about ("faster" where a time fell)."""
+    if word in record_words or stem(word) in record_words:
+        return True
+    measure = MEASURE_OF.get(word)
+    if measure is None:
+        return False
+    return any(MEASURE_WORDS[measure] & said and CHANGED & said for said in map(_folded, texts))
+
+
+@lru_cache(maxsize=16384)
+def _folded(text: str) -> frozenset[str]:
+    return frozenset(t.casefold() for t in re.findall(r"[\w$-]+", text))
+
+
+def benefit_words(tokens: list[str] | tuple[str, ...]) -> list[tuple[str, str]]:
+    """Return each benefit a text names as (phrase, word to find in the record): a listed
+    comparative ("faster") or "more"/"less" before a benefit adjective ("more reliable")."""
+    found = []
+    for at, token in enumerate(tokens):
+        lowered = token.casefold()
+        if lowered in BENEFITS:
+            found.append((token, lowered))
+        elif lowered in ("more", "less") and at + 1 < len(tokens):
+            adjective = tokens[at + 1].casefold()
+            if adjective in BENEFIT_ADJECTIVES or (
+                len(adjective) > 5 and adjective.endswith(BENEFIT_SUFFIXES)
+            ):
+                found.append((f"{token} {tokens[at + 1]}", adjective))
+    return found

@@ -25,7 +25,7 @@ from generator.checks.claims import (
     same_figure,
     too_many_numbers,
 )
-from generator.checks.numbers import Grounding
+from generator.checks.figureindex import Grounding
 from generator.checks.subjects import is_instruction
 from generator.checks.text import record_index, stem
 from generator.guides.document import REPORTS

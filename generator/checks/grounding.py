@@ -34,7 +34,6 @@ from generator.checks.claims import (
     too_many_numbers,
 )
 from generator.checks.claimwords import (
-    BENEFITS,
     BOUNDS,
     CAUSE,
     EVIDENCE_CAUSE,
@@ -45,6 +44,8 @@ from generator.checks.claimwords import (
     OUTCOME_NOUNS,
     OUTCOMES,
     POLARITY,
+    benefit_backed,
+    benefit_words,
     polarity_words,
     superlative,
 )
@@ -181,12 +182,13 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
             problems.append(
                 Problem("grounding.claim", phrase.group(), f"{phrase.group()!r} is not stated")
             )
+    for phrase, word in benefit_words(claim_tokens):
+        if not benefit_backed(word, index.vocabulary, tuple(index.texts)):
+            problems.append(
+                Problem("grounding.claim", phrase, f"outcome {phrase!r} is not in the record")
+            )
     for token in claim_tokens:
         key = stem(token)
-        if token.casefold() in BENEFITS and key not in index.vocabulary:
-            problems.append(
-                Problem("grounding.claim", token, f"outcome {token!r} is not in the record")
-            )
         if key in OUTCOME_NOUNS and key not in evidence_stems and key not in index.vocabulary:
             problems.append(
                 Problem("grounding.claim", token, f"outcome {token!r} is not in the evidence")
@@ -375,7 +377,10 @@ def _judge(claim: str, guide: ParsedGuide, index: RecordIndex, ctx: CheckContext
         said = f"its quote {quote(quoted, 80)} is about another record sentence"
         best.problems.append(Problem("grounding.claim", quoted, said, whole=True))
     if best.problems and all(p.rule in JOIN_RULES for p in best.problems):
-        joined = co_evidence(claim, ranked[0][1], index, tuple(ctx.source.scale))
+        own_names = frozenset(
+            s for name in (ctx.source.company, ctx.source.publisher_name) for s in stems(name)
+        )
+        joined = co_evidence(claim, ranked[0][1], index, tuple(ctx.source.scale), own_names)
         if joined is not None:
             problems = _problems(claim, joined, index, ctx)
             if len(problems) < len(best.problems):

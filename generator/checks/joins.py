@@ -285,13 +285,22 @@ def _sides(phrase: tuple[str, ...], sequence: tuple[str, ...]) -> set[tuple[str,
     return out
 
 
-def co_evidence(claim: str, unit: Unit, index: RecordIndex, scale: tuple[str, ...]) -> Unit | None:
+def co_evidence(
+    claim: str,
+    unit: Unit,
+    index: RecordIndex,
+    scale: tuple[str, ...],
+    own: frozenset[str] = frozenset(),
+) -> Unit | None:
     """Join an evidence sentence with the record sentences about the same subject as the claim.
 
     A claim may rest on several sentences that share its subject (a pronoun resolved to the
-    subject before it), and on the scale items whose figures it states.
+    subject before it), and on the scale items whose figures it states. A claim whose subject
+    is the company (its name's stems, own) shares it with sentences about its team or engineers.
     """
     subject = set(opening(claim))
+    if subject & own:
+        subject |= STAND_INS
     scale_items = set(scale)
     figures = set(DIGITS.findall(claim))
     stated = set(DIGITS.findall(unit.text))

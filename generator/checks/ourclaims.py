@@ -18,17 +18,24 @@ from generator.checks.analysis import analysis
 from generator.checks.base import CheckContext, ParsedGuide, finding, quote
 from generator.checks.bindings import record_hedges
 from generator.checks.claimnames import company_pattern, proper_nouns
+from generator.checks.claims import GENERIC_NOUNS, WORD, noun_run
 from generator.checks.claimwords import (
     CAUSE,
+    CHANGED,
+    GAINS,
     KIND_PHRASE,
     MONTHS_DAYS,
     OUTCOME_NOUNS,
     OUTCOMES,
+    benefit_backed,
+    benefit_words,
     in_sequence,
     superlative,
 )
 from generator.checks.grounding import _dates as record_dates
+from generator.checks.grounding import figured
 from generator.checks.lexicon import KNOWN_COMPANIES as KNOWN
+from generator.checks.prefilter import gated
 from generator.checks.quoting import QUOTED, normalize
 from generator.checks.shifts import (
     AXES,
@@ -61,17 +68,33 @@ CLAUSE_END = re.compile(
     r"|\s+(?:before|after|when|while|if|so\s+that|until|and|then|as|once|so)\s+(?=(?:you|your)\b)"
 )
 AND_THEN = re.compile(r"\s+(?:and|or|then)\s+([a-z]+)\b")
+ALTERNATIVE = re.compile(r"\b(?:rather\s+than|instead\s+of|not\s+only|without)\b")
 READER = re.compile(r"(?i)\b(?:you|your|yours|yourself)\b")
 # Quantifiers a claim about the company may not add ("everything downstream" is a pronoun).
 SWEEPING = frozenset(
     ["always", "never", "every", "everyone", "none", "nobody"]
     + ["all", "only", "solely", "exclusively", "entirely", "completely", "constantly"]
+    + ["invariably", "unfailingly", "universally", "consistently", "perpetually"]
+)
+SWEEPING_PHRASE = gated(
+    re.compile(
+        r"(?i)\b(?:at\s+all\s+times|without\s+(?:exception|fail)|in\s+every\s+case|each\s+and\s+every"
+        r"|no\s+matter\s+what|under\s+any\s+circumstances|across\s+the\s+board|100\s?%\s+of\s+the\s+time"
+        r"|(?:not|never)\s+once|time\s+and\s+again)\b"
+    )
 )
 # A motive or cause credited to the company: "to avoid …", "because it wanted …".
-MOTIVE = re.compile(
-    r"(?i)\b(?:because|since\s+it|in\s+order\s+to|so\s+that|wanted\s+to|aimed\s+to|hoped\s+to"
-    r"|motivated\s+by|driven\s+by|in\s+response\s+to|out\s+of\s+(?:frustration|necessity|fear)"
-    r"|decided\s+to|set\s+out\s+to|was\s+forced\s+to|had\s+no\s+choice)\b"
+MOTIVE = gated(
+    re.compile(
+        r"(?i)\b(?:because|since\s+it|in\s+order\s+to|so\s+that|wanted\s+to|aimed\s+to|hoped\s+to"
+        r"|motivated\s+by|driven\s+by|in\s+response\s+to|out\s+of\s+(?:frustration|necessity|fear)"
+        r"|decided\s+to|set\s+out\s+to|was\s+forced\s+to|had\s+no\s+choice"
+        r"|(?:prompted|triggered|spurred|sparked|inspired)\s+(?:on\s+)?by|in\s+a\s+bid\s+to"
+        r"|in\s+an\s+(?:effort|attempt)\s+to|with\s+the\s+(?:aim|goal|intention|idea)\s+of|so\s+as\s+to"
+        r"|(?:aiming|seeking|striving|hoping)\s+to|(?:was|were)\s+(?:meant|intended)\s+to"
+        r"|(?:goal|aim|motivation|motive|reason|intent|intention|purpose)\s+(?:[\w'’-]+\s+){0,4}?"
+        r"(?:was|is|had\s+been)\s+to|to\s+prepare\s+for|(?:frustrated|fed\s+up|unhappy)\s+with)\b"
+    )
 )
 # A general lesson credited to the company: "X's experience shows that …".
 LESSON = re.compile(
@@ -152,6 +175,55 @@ def _outcome(tokens: list[str], at: int) -> bool:
     )
 
 
+# "led to fewer rollbacks" restates a record sentence in which rollbacks became rarer after a
+# change: the effect named after the phrase, in a sentence that orders, explains or changes it.
+RESULT_PHRASE = re.compile(r"(?i)\A(?:led|leads|leading|result|gave|brought|paved)\b")
+EFFECT_END = re.compile(r"[,;:.()]|\s(?:and|or|but|in|for|at|across|with|by|after|since)\s")
+FOLLOWS = frozenset(
+    ["after", "following", "since", "once", "because", "so", "thanks", "due", "result", "when"]
+)
+
+
+def _effect_follows(claim: str, hit: re.Match[str], texts: list[str]) -> bool:
+    """Return True when a "led to …" phrase names an effect that a record sentence states
+    after, or because of, something."""
+    if RESULT_PHRASE.match(hit.group()) is None:
+        return False
+    effect = EFFECT_END.split(claim[hit.end() :], maxsplit=1)[0]
+    said = words(effect)[:6]
+    if not said:
+        return False
+    head = stem(said[-1])
+    for text in texts:
+        tokens = words(text)
+        if head not in {stem(t) for t in tokens}:
+            continue
+        said = {t.casefold() for t in tokens}
+        if FOLLOWS & said or CHANGED & said or any(stem(t) in OUTCOMES for t in said):
+            return True
+    return False
+
+
+def _outcome_verbs(claim: str, vocabulary: frozenset[str]) -> list[tuple[str, str, str]]:
+    """Return what an outcome verb says the company changed when the record names no such
+    thing: "lowered its infrastructure costs", "boosted courier earnings"."""
+    out = []
+    for hit in WORD.finditer(claim):
+        if stem(hit.group()) not in OUTCOMES:
+            continue
+        before = [t.casefold() for t in words(claim[max(0, hit.start() - 40) : hit.start()])]
+        if before[-1:] == ["to"] or ALTERNATIVE.search(" ".join(before[-5:])):
+            continue  # "trying to raise …", "rather than cutting …": no outcome is stated
+        run = noun_run(claim, hit.end())
+        head = run[-1] if run else ""
+        if not head or figured(run) or head in GENERIC_NOUNS or stem(hit.group()) in GAINS:
+            continue
+        if head not in vocabulary:
+            what = " ".join([hit.group(), *words(claim[hit.end() : hit.end() + 60])[: len(run)]])
+            out.append((CLAIM, what, f"outcome {what!r} is not in the record"))
+    return out
+
+
 def _actors(text: str, ctx: CheckContext, record: str) -> list[tuple[str, str, str]]:
     """Return the other companies a sentence names that the record does not."""
     own = {normalize(n) for n in (ctx.source.company, ctx.source.publisher_name)}
@@ -194,8 +266,17 @@ def _problems(claim: str, ctx: CheckContext, shared) -> list[tuple[str, str, str
             out.append((CLAIM, token, f"superlative {token!r} is not in the record"))
         elif stem(token) in OUTCOME_NOUNS and not known and _outcome(tokens, at):
             out.append((CLAIM, token, f"outcome {token!r} is not in the record"))
+    for phrase, word in benefit_words(tokens):
+        if not benefit_backed(word, vocabulary, tuple(index.texts)):
+            out.append((CLAIM, phrase, f"benefit {phrase!r} is not in the record"))
+    out += _outcome_verbs(claim, vocabulary)
+    for hit in SWEEPING_PHRASE.finditer(claim):
+        if normalize(hit.group()) not in record:
+            out.append((POLARITY, hit.group(), f"{hit.group()!r} is not in the record"))
     for pattern, what in ((KIND_PHRASE, "is not stated"), (CAUSE, "is a cause not stated")):
         for hit in pattern.finditer(claim):
+            if pattern is CAUSE and _effect_follows(claim, hit, index.texts):
+                continue
             if normalize(hit.group()) not in record and not _reader_value(claim, hit):
                 out.append((CLAIM, hit.group(), f"{hit.group()!r} {what}"))
     for pattern, what in ((MOTIVE, "is a motive not stated"), (LESSON, "credits a lesson")):

@@ -13,7 +13,7 @@ from generator.checks.base import (
     quote,
     split_sentences,
 )
-from generator.checks.numbers import DIGIT
+from generator.checks.figurewords import DIGIT
 from generator.checks.quoting import QUOTED, normalize
 from generator.checks.stepform import (
     form_problem,

@@ -15,7 +15,8 @@ from collections.abc import Iterator
 
 # EXOTIC: characters that match an ASCII letter case-insensitively although lower() does not
 # map them to it; a text holding one is always searched in full.
-from generator.checks.numbers import EXOTIC, word_starts
+from generator.checks.figurewords import EXOTIC
+from generator.checks.numbers import word_starts
 
 ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
 REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
@@ -188,8 +189,37 @@ class Gated:
             return self.compiled.search(text)
         return _first_match(self.compiled, self.starts, text, lowered)
 
+    def finditer(self, text: str, *args):
+        """Return what pattern.finditer(text) finds, trying only where a match can start."""
+        if args or (self.gate is None and self.starts is None):
+            return self.compiled.finditer(text, *args)
+        lowered = _lowered(text)
+        if lowered is None:
+            return self.compiled.finditer(text)
+        if self.gate is not None and self.gate.search(lowered) is None:
+            return iter(())
+        if self.starts is None:
+            return self.compiled.finditer(text)
+        return iter(_all_matches(self.compiled, self.starts, text, lowered))
+
     def __getattr__(self, name: str):
         return getattr(self.compiled, name)
+
+
+def _all_matches(
+    pattern: re.Pattern[str], heads: tuple[str, ...], text: str, where: str
+) -> list[re.Match[str]]:
+    """Return pattern.finditer(text)'s matches, trying only where one of the heads starts."""
+    found: list[re.Match[str]] = []
+    last = 0
+    for at in sorted(word_starts(where, heads)):
+        if at < last:
+            continue
+        match = pattern.match(text, at)
+        if match is not None and match.end() > match.start():
+            found.append(match)
+            last = match.end()
+    return found
 
 
 def _first_match(

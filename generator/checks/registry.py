@@ -3,94 +3,27 @@ and a failing and a passing example that the test suite runs."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
 from datetime import date
-from typing import Any
 
-from generator.checks.base import CheckContext
-from generator.checks.engine import check_guide
-from generator.core.fsio import sha256_text
-from generator.guides.compose import compose_body
-from generator.guides.document import GuideDoc, GuideMeta, Provenance
-from generator.guides.findings import Finding
-from generator.guides.schema import Draft, ReportedStatement
-from generator.sources.citations import resolve_originals
-from generator.sources.records import Source
-
-R, I, C, P, O = "reports", "interpretation", "case_study", "practice", "originals"  # noqa: E741
-ALL = (R, I, C, P)
-
-
-@dataclass(frozen=True)
-class Example:
-    """A change to the example guide (old text → new text) and/or to its record."""
-
-    old: str = ""
-    new: str = ""
-    record: dict[str, Any] = field(default_factory=dict)
-    view: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class RuleDoc:
-    id: str
-    severity: str
-    sections: tuple[str, ...]
-    doc: str
-    failing: Example
-    passing: Example
-    # Rules that run only with `check --judge` (a model answers); their examples need one.
-    judge: bool = False
-
-
-def _ex(old: str = "", new: str = "", **kw: Any) -> Example:
-    return Example(old, new, **kw)
-
-
-SUMMARY = (
-    "Meta replaced separate per-surface ad prediction systems with GEM. Custom low-precision "
-    "kernels and 5D parallelism doubled end-to-end training efficiency to 20-25% MFU at 4x the "
-    "training FLOPs across thousands of GPUs. Post-training transfer (LoopFM) passes GEM's gains "
-    "to serving models without extra latency."
+from generator.checks.claimdocs import CLAIM_DOCS
+from generator.checks.examples import (
+    ALL,
+    ANGLE,
+    CASE,
+    INTERPRETATION,
+    PRACTICE,
+    S1,
+    S2,
+    TITLE,
+    C,
+    I,
+    O,
+    P,
+    R,
+    RuleDoc,
+    _ex,
+    _in,
 )
-RECORD: dict[str, Any] = {
-    "id": "example",
-    "company": "Meta",
-    "title": "Meta's Generative Ads Model (GEM)",
-    "url": "https://engineering.fb.com/gem/",
-    "publisher": "Engineering at Meta",
-    "published": "2026-10-13",
-    "checked": "2026-10-22",
-    "summary": SUMMARY,
-    "notes": "Mean time between interruptions passed 54K GPU hours.",
-    "scale": ["3.6 billion daily users across Meta apps"],
-    "techniques": ["recommendation systems"],
-    "stack": ["GPUs"],
-}
-TODAY = date(2026, 11, 30)
-VOCABULARY = ("GPUs", "Slurm", "embedding retrieval", "recommendation systems")
-COMPANIES = ("Meta", "Shopify")
-S1 = "Meta replaced separate per-surface ad prediction systems with GEM."
-S2 = "Custom low-precision kernels and 5D parallelism doubled end-to-end training efficiency."
-S3 = "Mean time between interruptions passed 54K GPU hours."
-INTERPRETATION = (
-    "For candidates interested in ML systems, explain where time and memory go before "
-    "proposing a distributed architecture."
-)
-CASE = "Use a modest dataset and an existing baseline that fits your own hardware."
-STEPS = [
-    "Profile before choosing an optimization.",
-    "Report end-to-end effects, not only a faster kernel.",
-    "Separate a local measurement from a scaling proposal.",
-]
-ANGLE = "## Our career interpretation: connect measurement to the bottleneck"
-TITLE = "## Build a systems-oriented case study"
-PRACTICE = "- Separate a local measurement from a scaling proposal."
-
-
-def _in(section_text: str, extra: str) -> tuple[str, str]:
-    return section_text, f"{section_text} {extra}"
-
 
 RULE_DOCS: tuple[RuleDoc, ...] = (
     RuleDoc(
@@ -149,198 +82,7 @@ RULE_DOCS: tuple[RuleDoc, ...] = (
         _ex(TITLE, f"## Extra\n\nMore.\n\n{TITLE}"),
         _ex(),
     ),
-    RuleDoc(
-        "figures.reports",
-        "error",
-        (R,),
-        "a figure (digits, magnitude or number word) in reports that the record lacks",
-        _ex(S1, f"{S1} Meta cut serving costs by 37%."),
-        _ex(S1, f"{S1} Meta apps reach more than 3 billion daily users."),
-    ),
-    RuleDoc(
-        "figures.claim",
-        "error",
-        (R,),
-        "a reported figure that the record states, but not in the claim's evidence sentence",
-        _ex(S1, "Meta replaced separate ad prediction systems with 4x the GEM surfaces."),
-        _ex(S1, "Custom kernels used 4x the training FLOPs."),
-    ),
-    RuleDoc(
-        "figures.unit",
-        "error",
-        (R,),
-        "a reported figure counting a different thing than its evidence (hours → days)",
-        _ex(S3, "Mean time between interruptions passed 54K GPU days."),
-        _ex(S3, "Mean time between interruptions passed over 50K GPU hours."),
-    ),
-    RuleDoc(
-        "figures.attributed",
-        "error",
-        (I, C, P),
-        "a figure about the company, its publisher or its systems that the record lacks",
-        _ex(*_in(CASE, "GEM runs on 12,000 GPUs.")),
-        _ex(*_in(CASE, "Summarise Meta's approach in under 300 words.")),
-    ),
-    RuleDoc(
-        "figures.prose",
-        "warning",
-        (I, C, P),
-        "a figure in our sentences the record lacks (our own, but worth a look)",
-        _ex(*_in(CASE, "A run of 12 epochs shows the trend.")),
-        _ex(*_in(CASE, "Train for 12 epochs and record the results.")),
-    ),
-    RuleDoc(
-        "quotes.verbatim",
-        "error",
-        (R,),
-        "a quotation in reports that is not verbatim in the record",
-        _ex(S1, 'Meta calls GEM "a revolution in ads".'),
-        _ex(S1, 'Meta says it "replaced separate per-surface ad prediction systems".'),
-    ),
-    RuleDoc(
-        "quotes.attributed",
-        "error",
-        (I, C, P),
-        "a quotation attributed to the company, its people or systems that is not verbatim",
-        _ex(*_in(INTERPRETATION, 'As Meta puts it, "GEM changed everything."')),
-        _ex(
-            *_in(
-                INTERPRETATION,
-                'As Meta puts it, "Meta replaced separate per-surface '
-                'ad prediction systems with GEM."',
-            )
-        ),
-    ),
-    RuleDoc(
-        "quotes.ellipsis",
-        "error",
-        ALL,
-        "an ellipsis joining more than two fragments, or fragments of different sentences",
-        _ex(S1, 'Meta says "Meta replaced separate … 54K GPU hours".'),
-        _ex(S1, 'Meta says "Meta replaced separate … systems with GEM".'),
-    ),
-    RuleDoc(
-        "grounding.term",
-        "error",
-        ALL,
-        "a proper noun, acronym, product, technical term or tool (using X) the record never "
-        "names, in reports or in our sentence about the company",
-        _ex(S1, f"{S1} The cluster runs on Slurm."),
-        _ex(S1, "Meta swapped its separate per-surface ad prediction systems for GEM."),
-    ),
-    RuleDoc(
-        "grounding.actor",
-        "error",
-        ALL,
-        "another company (of the database, or a well-known one) named in a reported sentence "
-        "or in our sentence about the company",
-        _ex(S1, "Shopify replaced separate per-surface ad prediction systems with GEM."),
-        _ex(S1, "Meta replaced per-surface ad prediction systems with GEM."),
-    ),
-    RuleDoc(
-        "grounding.polarity",
-        "error",
-        ALL,
-        "a negation, hedge or quantifier (not, without, only, all, may, probably…) the evidence "
-        "lacks; in our sentence about the company, always, never, every, all, only…",
-        _ex(
-            S1,
-            "Post-training transfer (LoopFM) passes GEM's gains to "
-            "serving models with extra latency.",
-        ),
-        _ex(
-            S1,
-            "Post-training transfer (LoopFM) passes GEM's gains to serving models with no "
-            "extra latency.",
-        ),
-    ),
-    RuleDoc(
-        "grounding.claim",
-        "error",
-        ALL,
-        "a superlative (-est, most, first, no one else), outcome, cause or motive the evidence "
-        "does not state, or a lesson credited to the company (X's experience shows that …)",
-        _ex(S1, "GEM is the first system of its kind, and it halved on-call pages."),
-        _ex(S1, "Custom kernels doubled end-to-end training efficiency."),
-    ),
-    RuleDoc(
-        "grounding.joined",
-        "error",
-        (R,),
-        "a claim joining one sentence's subject with another sentence's result, or names swapped",
-        _ex(S1, "LoopFM doubled end-to-end training efficiency."),
-        _ex(S1, "5D parallelism doubled end-to-end training efficiency."),
-    ),
-    RuleDoc(
-        "grounding.direction",
-        "error",
-        ALL,
-        "a claim turning its evidence around: higher/lower, before/after, from/to, what "
-        "replaced what",
-        _ex(S1, "Meta replaced GEM with separate per-surface ad prediction systems."),
-        _ex(S1, "Meta swapped its separate per-surface ad prediction systems for GEM."),
-    ),
-    RuleDoc(
-        "grounding.time",
-        "error",
-        ALL,
-        "a year, date or relative time (last year, recently, for the first time) the evidence "
-        "lacks",
-        _ex(S1, "Last year, Meta replaced separate per-surface ad prediction systems with GEM."),
-        _ex(S1, "Meta replaced its separate per-surface ad prediction systems with GEM."),
-    ),
-    RuleDoc(
-        "grounding.release",
-        "error",
-        ALL,
-        "a release or availability (open-sourced, released, publicly available, launched) the "
-        "evidence lacks",
-        _ex(S1, f"{S1[:-1]} and open-sourced it."),
-        _ex(S1, "Meta replaced its separate per-surface ad prediction systems with GEM."),
-    ),
-    RuleDoc(
-        "grounding.sentiment",
-        "error",
-        ALL,
-        "an evaluation or feeling (impressive, loved, praised, struggled) the evidence lacks",
-        _ex(S1, "Meta impressively replaced separate per-surface ad prediction systems with GEM."),
-        _ex(S1, "Meta replaced its separate per-surface ad prediction systems with GEM."),
-    ),
-    RuleDoc(
-        "grounding.hiring",
-        "error",
-        ALL,
-        "a hiring or interview claim about the company (is hiring, open roles, asks about it "
-        "in interviews) the record lacks",
-        _ex(*_in(INTERPRETATION, "Meta's ads team asks about MFU in its interviews.")),
-        _ex(*_in(INTERPRETATION, "Interviewers for ML roles often ask how MFU is computed.")),
-    ),
-    RuleDoc(
-        "grounding.plan",
-        "error",
-        ALL,
-        "a plan or intention of the company (plans to, will next, on its roadmap) the evidence "
-        "lacks",
-        _ex(S1, f"{S1} Meta plans to extend GEM to organic posts next."),
-        _ex(S1, "Meta replaced its separate per-surface ad prediction systems with GEM."),
-    ),
-    RuleDoc(
-        "grounding.comparison",
-        "error",
-        ALL,
-        "a comparison with the industry or other providers (above the industry average, "
-        "unlike most companies) the evidence does not make",
-        _ex(S2, "Custom low-precision kernels doubled training efficiency, unlike most companies."),
-        _ex(S2, "Custom low-precision kernels doubled end-to-end training efficiency."),
-    ),
-    RuleDoc(
-        "attribution.advice",
-        "error",
-        ALL,
-        "advice, a lesson or an endorsement in the company's or its systems' mouth, paraphrased",
-        _ex(*_in(INTERPRETATION, "The engineers behind GEM advise profiling first.")),
-        _ex(*_in(INTERPRETATION, "We suggest profiling first, as Meta's write-up shows.")),
-    ),
+    *CLAIM_DOCS,
     RuleDoc(
         "links.foreign",
         "error",
@@ -528,57 +270,6 @@ RULE_DOCS: tuple[RuleDoc, ...] = (
         _ex(),
     ),
 )
-
-
-def example_context(example: Example | None = None) -> CheckContext:
-    """Return the example record's context, with an example's record changes."""
-    data = {**RECORD, **(example.record if example else {})}
-    data = {k: v for k, v in data.items() if v is not None}
-    record = Source.model_validate(data, context={"today": TODAY})
-    views = resolve_originals(record)
-    if example is not None and example.view:
-        views = [replace(view, **example.view) for view in views]
-    return CheckContext(record, views, TODAY, 180, "Prepguide", VOCABULARY, COMPANIES)
-
-
-def example_body() -> str:
-    """Return the clean example guide, composed the way generate composes one."""
-    ctx = example_context()
-    draft = Draft(
-        reported=[ReportedStatement(text=t, quote=t) for t in (S1, S2, S3)],
-        angle="connect measurement to the bottleneck",
-        interpretation=INTERPRETATION,
-        case_study_title="systems-oriented",
-        case_study=CASE,
-        steps=STEPS,
-    )
-    return compose_body(draft, ctx.source, ctx.originals, ctx.site_name)
-
-
-def run_example(example: Example) -> list[Finding]:
-    """Check the example guide with one example's change applied."""
-    base = example_context()
-    ctx = example_context(example)
-    body = example_body()
-    if example.old:
-        if example.old not in body:
-            raise ValueError(f"example text {example.old!r} is not in the example guide")
-        body = body.replace(example.old, example.new, 1)
-    meta = GuideMeta(
-        id="example",
-        source="example",
-        company="Meta",
-        title=base.source.title,
-        provenance=Provenance(
-            backend="offline",
-            drafter_version="example",
-            prompt_hash="example",
-            source_hash=base.source.content_hash(),
-            generated_at="2026-11-30T00:00:00Z",
-        ),
-        generated_hash=sha256_text(body),
-    )
-    return check_guide(GuideDoc(meta=meta, body=body), ctx)
 
 
 def rules_table() -> str:

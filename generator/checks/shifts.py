@@ -8,6 +8,7 @@ import re
 from difflib import SequenceMatcher
 from functools import lru_cache
 
+from generator.checks.prefilter import gated
 from generator.checks.quoting import normalize
 from generator.checks.text import STOP, stem, stems, words
 
@@ -47,6 +48,30 @@ AXES = {
     for side, group in enumerate(sides)
     for word in group
 }
+# Phrasal verbs of an amount, read as one word: "went up" is "went-up", on the rising side.
+PHRASAL = re.compile(
+    r"(?i)\b(?P<verb>went|go|goes|gone|going|shot|crept|edged|ticked|came|come|comes|moved"
+    r"|spiked|trended|crawled|dropped|tailed|fell)\s+(?P<way>up|down|off)\b"
+)
+_RISING = frozenset(["up"])
+AXES.update(
+    {
+        f"{verb}-{way}": ("amount", 0 if way in _RISING else 1)
+        for verb in ["went", "go", "goes", "gone", "going", "shot", "crept", "edged", "ticked"]
+        + ["came", "come", "comes", "moved", "spiked", "trended", "crawled", "dropped"]
+        + ["tailed", "fell"]
+        for way in ("up", "down", "off")
+    }
+)
+
+
+def _phrasal(text: str) -> str:
+    """Join an amount's phrasal verb into one word ("went up" -> "went-up"), offsets kept."""
+    if " up" not in text and " down" not in text and " off" not in text:
+        return text
+    return PHRASAL.sub(lambda m: f"{m.group('verb')}-{m.group('way')}", text)
+
+
 # Rounding and bounds, not directions: "more than 3 billion", "up to three", "over 50K".
 BOUNDED = re.compile(
     r"(?i)\b(?:(?:no\s+)?(?:more|less|fewer)\s+than|up\s+to|over\s+(?=\d)|under\s+(?=\d)"
@@ -60,8 +85,29 @@ FROM_TO = re.compile(
 )
 REPLACED = re.compile(
     r"(?i)\b(?:replac(?:ed|es|e|ing)|swap(?:ped|s)?|substitut(?:ed|es|e))\s+"
-    r"([^,;.()]{1,60}?)\s+(?:with|by|for)\s+([^,;.()]{1,60}?)(?=$|[,;.()])"
+    r"(?P<old>[^,;.()]{1,60}?)\s+(?:with|by|for)\s+(?P<new>[^,;.()]{1,60}?)(?=$|[,;.()])"
 )
+# The same order said the other way: "A was replaced by B", "B took the place of A".
+_END = r"(?=$|[,;.()]|\s+(?:and|but|while|after|before|in|at|on|across)\b)"
+REPLACED_BY = gated(
+    re.compile(
+        r"(?i)(?:^|[,;:]\s*|\b(?:and|but|that|while)\s+)(?P<old>[^,;.()]{1,60}?)\s+"
+        r"(?:was|were|is|are|got|has\s+been|have\s+been|had\s+been)\s+(?:\w+ly\s+)?"
+        r"(?:replaced|superseded|supplanted|succeeded|displaced)\s+(?:by|with)\s+"
+        rf"(?P<new>[^,;.()]{{1,60}}?){_END}"
+    )
+)
+TOOK_PLACE = gated(
+    re.compile(
+        r"(?i)(?:^|[,;:]\s*|\b(?:and|but|that|while)\s+)(?P<new>[^,;.()]{1,60}?)\s+"
+        r"(?:took|takes|has\s+taken|had\s+taken)\s+(?:over\s+)?(?:the\s+place|the\s+role)\s+of\s+"
+        rf"(?P<old>[^,;.()]{{1,60}}?){_END}"
+        r"|(?:^|[,;:]\s*|\b(?:and|but|that|while)\s+)(?P<new2>[^,;.()]{1,60}?)\s+"
+        r"(?:superseded|supplanted|displaced|succeeded)\s+"
+        rf"(?P<old2>[^,;.()]{{1,60}}?){_END}"
+    )
+)
+REPLACEMENTS = (REPLACED, REPLACED_BY, TOOK_PLACE)
 DIGITS = re.compile(r"\d[\d.,]*")
 RELATIVE_TIME = re.compile(
     r"(?i)\b(?:(?:last|this|next|past|previous|prior)\s+(?:year|month|week|quarter|decade"
@@ -73,13 +119,24 @@ RELATIVE_TIME = re.compile(
     r"|(?:months|years|weeks)\s+ago|(?:19|20)\d\d|(?:january|february|march|april|june|july"
     r"|august|september|october|november|december)\s+\d{1,2})\b"
 )
-RELEASE_WORDS = re.compile(
-    r"(?i)\b(?:open[- ]?sourc\w*|(?:re-?)?releas(?:ed|es|e|ing)|publicly\s+available"
-    r"|generally\s+available|made\s+(?:it\s+|them\s+)?(?:publicly\s+)?available"
-    r"|available\s+to\s+(?:the\s+public|everyone|all|customers|developers|anyone)"
-    r"|launch(?:ed|es|ing)?|on\s+github|open\s+to\s+the\s+public|shipped\s+(?:it\s+)?to"
-    r"|published\s+(?:the|its|their)\s+(?:code|source|model|weights|library|tool)"
-    r"|(?:is|are)\s+now\s+available|announced)\b"
+RELEASE_WORDS = gated(
+    re.compile(
+        r"(?i)\b(?:open[- ]?sourc\w*|(?:re-?)?releas(?:ed|es|e|ing)|publicly\s+available"
+        r"|generally\s+available|made\s+(?:it\s+|them\s+)?(?:publicly\s+)?available"
+        r"|available\s+to\s+(?:the\s+public|everyone|all|customers|developers|anyone)"
+        r"|launch(?:ed|es|ing)?|on\s+github|open\s+to\s+the\s+public|shipped\s+(?:it\s+)?to"
+        r"|published\s+(?:the|its|their)\s+(?:code|source|model|weights|library|tool)"
+        r"|(?:is|are)\s+now\s+available|announced)\b"
+        # Availability to outsiders, in other words: "shipped it as a public library", "offered to
+        # other firms as a product", "made it open source", "commercialised".
+        r"|\bpublic(?:ly)?\s+(?:library|package|api|sdk|repo(?:sitory)?|beta|preview|release)\b"
+        r"|\b(?:offer(?:ed|s|ing)?|sell(?:s|ing)?|sold|licen[cs](?:ed|es|ing)|provid(?:ed|es|ing)"
+        r"|market(?:ed|s|ing)|packag(?:ed|es|ing)|ship(?:ped|s|ping)?|made\s+available)"
+        r"\s+(?:[\w'’-]+\s+){0,4}?(?:to\s+(?:other|outside|external|third[- ]party)\b"
+        r"|as\s+(?:an?\s+)?(?:commercial\s+|public\s+|standalone\s+|open[- ]source\s+)?"
+        r"(?:product|library|package|offering|open[- ]source)\b)"
+        r"|\bcommerciali[sz]\w*|\bmade\s+(?:\w+\s+){0,3}?open[- ]source\b"
+    )
 )
 SENTIMENT_WORDS = frozenset(
     ["impressive", "impressively", "impressed", "remarkable", "remarkably", "elegant"]
@@ -96,31 +153,53 @@ SENTIMENT_WORDS = frozenset(
     + ["spectacular", "superb", "fantastic", "wonderful", "terrible", "disastrous"]
     + ["happy", "happier", "unhappy", "grateful", "relieved", "eager", "reluctant"]
     + ["widely", "triumph", "successful", "successfully", "impressive-looking"]
+    + ["adore", "adored", "adores", "enjoyed", "enjoys", "cherished", "admired", "admire"]
+    + ["painfully", "thoughtful", "thoughtfully", "beautiful", "beautifully", "heroic"]
+    + ["heroically", "clunky", "messy", "ugly", "annoying", "tedious", "dreaded", "slick"]
+    + ["neat", "neatly", "ingenious", "ingeniously", "masterful", "masterfully", "savvy"]
+    + ["graceful", "gracefully", "awkward", "awkwardly", "sloppy", "commendable", "laudable"]
 )
-SENTIMENT_PHRASES = re.compile(
-    r"(?i)\b(?:sets?\s+(?:a|the)\s+(?:high|new)?\s*(?:bar|standard|benchmark)"
-    r"|gold\s+standard|high\s+bar|raised\s+the\s+bar|a\s+model\s+for|a\s+textbook\s+(?:example|case)"
-    r"|worth\s+emulating|(?:a|an)\s+(?:huge|massive|big|resounding|great)\s+(?:success|win)"
-    r"|well\s+received|to\s+great\s+effect|paid\s+off)\b"
+SENTIMENT_PHRASES = gated(
+    re.compile(
+        r"(?i)\b(?:sets?\s+(?:a|the)\s+(?:high|new)?\s*(?:bar|standard|benchmark)"
+        r"|gold\s+standard|high\s+bar|raised\s+the\s+bar|a\s+model\s+for|a\s+textbook\s+(?:example|case)"
+        r"|worth\s+emulating|(?:a|an)\s+(?:huge|massive|big|resounding|great)\s+(?:success|win)"
+        r"|well\s+received|to\s+great\s+effect|paid\s+off|paid\s+for\s+itself"
+        r"|(?:a|an)\s+(?:clear|unqualified|undisputed|real)\s+(?:success|win|triumph)"
+        r"|(?:went|goes|gone)\s+(?:smoothly|well|badly)|(?:a|an)\s+(?:pain|headache|nightmare)"
+        r"|well[- ](?:designed|engineered|built|crafted|executed|architected|thought[- ]out"
+        r"|structured|reasoned|judged|timed|handled|run)|nicely\s+\w+ed)\b"
+    )
 )
 
 
 def _directions(text: str) -> dict[str, set[int]]:
     """Map each axis a text moves along to the sides it names."""
     found: dict[str, set[int]] = {}
-    for token in words(BOUNDED.sub(" ", text)):
+    for token in words(BOUNDED.sub(" ", _phrasal(text))):
         hit = AXES.get(token.casefold())
         if hit is not None:
             found.setdefault(hit[0], set()).add(hit[1])
     return found
 
 
-def _pairs(pattern: re.Pattern[str], text: str) -> list[tuple[frozenset[str], frozenset[str]]]:
+def _pairs(
+    patterns: tuple[re.Pattern[str], ...], text: str
+) -> list[tuple[frozenset[str], frozenset[str]]]:
+    """Return each ordered pair the patterns find: (from, to), or (what was replaced, by what)."""
     out = []
-    for match in pattern.finditer(text):
-        a, b = (_key(g) for g in match.groups())
-        if a and b and a != b:
-            out.append((a, b))
+    for pattern in patterns:
+        for match in pattern.finditer(text):
+            named = {k: v for k, v in match.groupdict().items() if v is not None}
+            if named:
+                old = named.get("old") or named.get("old2", "")
+                new = named.get("new") or named.get("new2", "")
+                ends = (old, new)
+            else:
+                ends = match.groups()
+            a, b = (_key(g) for g in ends)
+            if a and b and a != b:
+                out.append((a, b))
     return out
 
 
@@ -137,17 +216,17 @@ def _apart(a: frozenset[str], b: frozenset[str]) -> tuple[frozenset[str], frozen
     return a, b
 
 
-def _reversed(claim: str, evidence: str, pattern: re.Pattern[str]) -> str:
+def _reversed(claim: str, evidence: str, patterns: tuple[re.Pattern[str], ...]) -> str:
     """Return the claim's pair (from/to, what replaced what) that its evidence states the
     other way round; the words both ends share ("releases") say nothing of the order."""
-    stated = _pairs(pattern, evidence)
-    for a, b in _pairs(pattern, claim):
+    stated = _pairs(patterns, evidence)
+    for a, b in _pairs(patterns, claim):
         a, b = _apart(a, b)
         for x, y in stated:
             x, y = _apart(x, y)
             if a & y and b & x and not a & x and not b & y:
-                match = pattern.search(claim)
-                return match.group() if match else ""
+                match = next(filter(None, (p.search(claim) for p in patterns)), None)
+                return match.group().strip(" ,;:") if match else ""
     return ""
 
 
@@ -232,7 +311,7 @@ def direction_shift(claim: str, evidence: str) -> tuple[str, ...]:
     """Return the words of a claim that turn its evidence's direction or order around."""
     said = []
     stated = _directions(evidence)
-    for token in words(BOUNDED.sub(" ", claim)):
+    for token in words(BOUNDED.sub(" ", _phrasal(claim))):
         hit = AXES.get(token.casefold())
         if hit is None or hit[0] not in stated:
             continue
@@ -241,8 +320,8 @@ def direction_shift(claim: str, evidence: str) -> tuple[str, ...]:
             events = _order_flip(claim, evidence) if axis == "order" else None
             if events is None or events:
                 said.append(token)
-    for pattern in (FROM_TO, REPLACED):
-        flipped = _reversed(claim, evidence, pattern)
+    for patterns in ((FROM_TO,), REPLACEMENTS):
+        flipped = _reversed(claim, evidence, patterns)
         if flipped:
             said.append(flipped)
     flipped = _rank_flip(claim, evidence)

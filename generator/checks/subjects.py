@@ -327,7 +327,29 @@ def about_company(sentence: str, ctx: CheckContext) -> bool:
         )
         and THE_COMPANY.search(sentence) is not None
         or restates_record(sentence, ctx)
+        or names_record_event(sentence, ctx)
     )
+
+
+# Our statement of what happened to a thing the record names, with no name of the company:
+# "The nightly batch was dropped …", "The rollout led to …" (past tense, a definite subject).
+RECORD_EVENT = re.compile(
+    r"^\W*(?:the|this|that)\s+(?P<np>(?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:(?:was|were|had\s+been"
+    r"|has\s+been|have\s+been|got)\s+(?:\w+ly\s+)?[a-z]+(?:ed|en|wn|lt|nt|ut|ld)"
+    r"|(?:led|caused|brought|made|gave|cut|drove|forced|prompted|triggered))\b",
+    re.IGNORECASE,
+)
+
+
+def names_record_event(sentence: str, ctx: CheckContext) -> bool:
+    """Return True when a statement says, in the past, what happened to something the record
+    names ("The nightly batch was dropped"): a claim about the company without its name."""
+    match = RECORD_EVENT.match(sentence)
+    if match is None or is_instruction(sentence):
+        return False
+    said = content(stems(match.group("np")))
+    vocabulary = record_index(ctx.source).vocabulary
+    return bool(said) and all(s in vocabulary for s in said)
 
 
 # Our sentence restates a record sentence when most of its content words are that sentence's.

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from generator.checks.numbers import extract_at, ground
+from generator.checks.figureindex import ground
+from generator.checks.numbers import extract_at
 from generator.checks.quoting import find_quotes
 from generator.guides.document import REPORTS, GuideDoc, split_sections
 from generator.sources.records import Source

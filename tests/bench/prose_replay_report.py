@@ -190,10 +190,10 @@ def prose_section(show_misses: bool = False) -> None:
         f"(each still carries its error): {rate(before, len(repeat))}"
     )
     r_seen, r_seen_n, r_held, r_held_n, reasks, reask_tokens = repair_report(corpus, repair)
-    for held in (False, True):
+    for held_out in (False, True):
         round_report(
-            f"variants ({'held-out' if held else 'seen'}), repair mode,",
-            [(v.record, done) for v, done in repair.values() if v.held_out == held],
+            f"variants ({'held-out' if held_out else 'seen'}), repair mode,",
+            [(v.record, done) for v, done in repair.values() if v.held_out == held_out],
         )
     seen = [v for v in corpus.variants if not v.held_out]
     c_seen = sum(bool(caught[v.name]) for v in seen)

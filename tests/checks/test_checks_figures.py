@@ -6,7 +6,8 @@ from datetime import date
 
 import pytest
 
-from generator.checks.numbers import extract, ground
+from generator.checks.figureindex import ground
+from generator.checks.numbers import extract
 from generator.checks.quoting import find_quotes, is_verbatim
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from generator.checks import RULES, CheckContext
 from generator.checks.base import parse_guide_body
-from generator.checks.registry import (
+from generator.checks.examples import (
     COMPANIES,
     RECORD,
     TODAY,

@@ -9,7 +9,16 @@ from difflib import SequenceMatcher
 
 import pytest
 
-from generator.checks import attribution, claims, hidden, prefilter, stepform
+from generator.checks import (
+    attribution,
+    claims,
+    cuts,
+    figureindex,
+    figurewords,
+    hidden,
+    prefilter,
+    stepform,
+)
 from generator.checks import numbers as figures
 from generator.checks.attribution import ATTRIBUTION_PATTERNS, ENTITY_MARK, QUOTE_MARK
 from generator.checks.base import (
@@ -105,8 +114,8 @@ def test_figure_extraction_matches_a_full_scan(monkeypatch):
 def test_number_words_are_found_as_whole_words_in_any_case():
     texts = ["One or TWO, twenty-one; ſix is odd", "none, often, tone", "Ten", "Café: ONE, naïve"]
     for text in texts:
-        found = {word.casefold() for word in figures._number_words(text)}
-        assert found == {word.casefold() for word in figures.NUMBER_WORD.findall(text)}
+        found = {word.casefold() for word in figureindex._number_words(text)}
+        assert found == {word.casefold() for word in figurewords.NUMBER_WORD.findall(text)}
 
 
 BREAK_TEXTS = [
@@ -335,7 +344,7 @@ PIECE_TEXTS = [
 ]
 
 
-def _pieces_scan(text, cutter=figures.pieces):
+def _pieces_scan(text, cutter=cuts.pieces):
     shifted = [(at + o, f) for o, piece in cutter(text) for at, f in figures._scan(piece)]
     return sorted(shifted, key=lambda pair: pair[0])
 
@@ -346,29 +355,29 @@ def test_a_text_cut_in_pieces_yields_the_figures_of_the_whole_text():
     for _ in range(3000):
         parts = [rng.choice(PIECE_TOKENS) + rng.choice(PIECE_SEPARATORS) for _ in range(12)]
         texts.append("".join(parts[: rng.randint(1, 12)]))
-    cuts = 0
+    cut_texts = 0
     for text in texts:
         assert _pieces_scan(text) == figures._scan(text), text
-        assert _pieces_scan(text, figures.clauses) == figures._scan(text), text
+        assert _pieces_scan(text, cuts.clauses) == figures._scan(text), text
         assert list(figures._extract_at.__wrapped__(text)) == figures._scan(text), text
-        cut = figures.pieces(text)
+        cut = cuts.pieces(text)
         assert all(text[at : at + len(piece)] == piece for at, piece in cut)
         assert all(a + len(p) <= b for (a, p), (b, _) in zip(cut, cut[1:], strict=False))
-        cuts += len(cut) > 1
-    assert cuts > 500
-    assert [p for _, p in figures.pieces(PIECE_TEXTS[-2])] == [
+        cut_texts += len(cut) > 1
+    assert cut_texts > 500
+    assert [p for _, p in cuts.pieces(PIECE_TEXTS[-2])] == [
         "Scale",
         "2.5x model complexity",
         "4x total training FLOPs",
         "The team reports 3x fewer stalls.",
     ]
-    assert [p for _, p in figures.clauses(PIECE_TEXTS[-1])] == [
+    assert [p for _, p in cuts.clauses(PIECE_TEXTS[-1])] == [
         "Scale stated in the source",
         "54K GPU hours",
         "3 billion users; 2. 3 racks",
         "twenty: 5) x",
     ]
-    assert [p for _, p in figures.clauses("Scale: a b; c d.")] == ["Scale", "a b", "c d"]
+    assert [p for _, p in cuts.clauses("Scale: a b; c d.")] == ["Scale", "a b", "c d"]
 
 
 NUMBER_WORD_TEXTS = [

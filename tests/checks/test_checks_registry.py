@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from generator.checks import check_body
-from generator.checks.registry import RULE_DOCS, rules_table, run_example
+from generator.checks.examples import run_example
+from generator.checks.registry import RULE_DOCS, rules_table
 from generator.checks.runner import check_context
 from generator.core.codeversion import import_closure, module_version
 
@@ -131,7 +132,7 @@ def test_draft_schema_uses_only_keywords_strict_outputs_accept() -> None:
 def test_schema_patterns_refuse_what_the_checks_refuse(field: str, value, rule: str) -> None:
     from openai.lib._parsing import type_to_response_format_param
 
-    from generator.checks.registry import example_context
+    from generator.checks.examples import example_context
     from generator.guides.compose import compose_body
     from generator.guides.schema import Draft
 

@@ -191,10 +191,11 @@ def test_no_guide_of_100_varied_records_adds_a_figure(synthetic: Path) -> None:
 
 def test_the_figures_module_agrees_that_no_figure_was_added(synthetic: Path) -> None:
     figures = pytest.importorskip("generator.checks.numbers")
+    index = pytest.importorskip("generator.checks.figureindex")
     sources = load_sources(synthetic / "sources", TODAY)
     for source in sources.sources:
         doc = parse((synthetic / "guides" / f"{source.key}.md").read_text(encoding="utf-8"))
-        grounding = figures.ground(source.source_text)
+        grounding = index.ground(source.source_text)
         unsupported = [
             f.text
             for f in figures.extract(body_outside_originals(doc.body))
