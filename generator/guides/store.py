@@ -25,6 +25,9 @@ PENDING_SUFFIX = ".pending"
 # checks would spend minutes and gigabytes on it.
 MAX_GUIDE_BYTES = 2_000_000
 HISTORY_LOCK = ".lock"
+# A group of transitions' write-ahead record (review/group.py). Hidden: no guide id starts
+# with a dot.
+GROUP_FILE = ".group.wal"
 # Held shared by every one-guide review action and exclusively by a group of them, so that a
 # group needs no lock file per guide. Hidden: no guide id starts with a dot.
 GROUP_LOCK = ".group.lock"
@@ -131,6 +134,11 @@ class GuideStore:
         """Where a transition's intended state waits until its audit line is durable."""
         return self._confined(REVIEW_DIR) / f"{check_id(guide_id)}{PENDING_SUFFIX}"
 
+    @property
+    def group_path(self) -> Path:
+        """Where a group of transitions waits until its audit lines are durable."""
+        return self._confined(REVIEW_DIR) / GROUP_FILE
+
     def _confined(self, name: str) -> Path:
         """Return guides/<name>, refusing a symlink that leads outside the workspace."""
         folder = self.dir / name
@@ -232,6 +240,10 @@ class GuideStore:
                 yield
             finally:
                 _GROUP_HELD.reset(token)
+
+    def holds_group(self) -> bool:
+        """Return True while this thread holds the group lock (group_lock)."""
+        return self._confined(REVIEW_DIR) in _GROUP_HELD.get()
 
     def read_review(self, guide_id: str, *, pending: bool = False) -> str | None:
         """Return the raw review state (or pending state) of a guide, or None when absent."""

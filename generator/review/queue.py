@@ -14,7 +14,7 @@ from generator.core.errors import GuideError, PrepguideError, ReviewError
 from generator.guides.document import GuideDoc, parse
 from generator.guides.findings import Finding, count
 from generator.guides.project import Project
-from generator.guides.store import PENDING_SUFFIX
+from generator.guides.store import GROUP_FILE, PENDING_SUFFIX
 from generator.review import audit
 from generator.review.recheck import error_rules, judge_live
 from generator.review.state import LiveRecord, ReviewState, read_state
@@ -360,6 +360,9 @@ def _row_keys(
         present = set()
     keys: dict[str, str] = {}
     racy: set[str] = set()
+    if GROUP_FILE in present:  # a group under way or killed: its states come from its file
+        group = [signature(os.path.join(states, GROUP_FILE), list(racy_world))]
+        world = digest([world, *group, signature(os.fspath(guides.audit_path), [])])
     for guide_id in ids:
         flag = list(racy_world)
         parts = [world, guide_id, signature(os.path.join(folder, f"{guide_id}.md"), flag)]

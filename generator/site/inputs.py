@@ -15,7 +15,7 @@ from pathlib import Path
 from generator.checks.verdicts import FILE_NAME as VERDICTS_FILE
 from generator.core.codeversion import code_version
 from generator.guides.project import Project
-from generator.guides.store import HISTORY_DIR, REVIEW_DIR
+from generator.guides.store import GROUP_FILE, HISTORY_DIR, REVIEW_DIR
 from generator.site.storage import CACHE_DIR
 
 
@@ -65,7 +65,13 @@ def input_signatures(project: Project, previous: dict[str, str] | None = None) -
                 continue  # the verdict cache changes no result, only the time it takes
             found[entry.path] = _signature(entry.stat())
     if previous:
-        _history_signatures(guides, previous, found)
+        group = os.path.join(guides, REVIEW_DIR, GROUP_FILE)
+        if group in found or group in previous:  # its states may name revisions not yet seen
+            for entry in walk(history):
+                if not entry.name.endswith(SKIPPED_SUFFIXES):
+                    found[entry.path] = _signature(entry.stat())
+        else:
+            _history_signatures(guides, previous, found)
     return found
 
 
@@ -180,7 +186,7 @@ def guide_of_path(guides: str, path: str) -> str | None:
         return parts[0][:-3]
     if len(parts) == 2 and parts[0] == REVIEW_DIR:
         stem = parts[1].rpartition(".")[0]
-        return stem or None
+        return stem if stem and not stem.startswith(".") else None  # a lock or group file
     if len(parts) >= 3 and parts[0] == HISTORY_DIR:
         return parts[1]
     return None

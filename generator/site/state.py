@@ -340,6 +340,10 @@ def pick_keys(
     database.update((records or records_key(project, signatures)).encode())
     common = database.hexdigest()
     audit = os.fspath(project.guides.audit_path)
+    group = os.fspath(project.guides.group_path)
+    if group in signatures:  # a group's states are read from its file and the audit log
+        database.update(f"group\0{signatures[group]}\0{signatures.get(audit, '')}".encode())
+        common = database.hexdigest()
     stale: set[str] | None = None
     if previous is not None and previous.common == common and previous.signatures:
         changed = changed_paths(previous.signatures, signatures)
