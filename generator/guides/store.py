@@ -14,6 +14,7 @@ from pathlib import Path
 from generator.core.clock import now
 from generator.core.errors import GuideError, StorageError
 from generator.core.fsio import atomic_write_many, atomic_write_text, sha256_text
+from generator.core.parsed import ParsedIndex
 from generator.guides.document import GuideDoc, parse, serialize
 from generator.sources.records import is_valid_id
 
@@ -113,9 +114,16 @@ def check_id(guide_id: str) -> str:
 class GuideStore:
     """The guides folder of a workspace."""
 
-    def __init__(self, guides_dir: Path, root: Path | None = None) -> None:
+    def __init__(
+        self, guides_dir: Path, root: Path | None = None, index: ParsedIndex | None = None
+    ) -> None:
         self.dir = guides_dir
         self.root = root or guides_dir.parent
+        self.index = index  # the parsed index of the front matter (core/parsed.py)
+
+    def parse(self, text: str, path: Path) -> GuideDoc:
+        """Parse a guide's text read from path, through the parsed index."""
+        return parse(text, str(path), self.index)
 
     def path(self, guide_id: str) -> Path:
         return self.dir / f"{check_id(guide_id)}.md"
@@ -214,7 +222,7 @@ class GuideStore:
     def read(self, guide_id: str) -> GuideDoc | None:
         """Parse a guide, or return None when it does not exist."""
         text = self.read_text(guide_id)
-        return None if text is None else parse(text, str(self.path(guide_id)))
+        return None if text is None else self.parse(text, self.path(guide_id))
 
     @contextmanager
     def review_lock(self, guide_id: str) -> Iterator[None]:

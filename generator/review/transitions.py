@@ -11,7 +11,7 @@ from generator.checks.runner import check_context
 from generator.core.clock import iso, now
 from generator.core.errors import PrepguideError, ReviewError, StorageError
 from generator.core.names import plural
-from generator.guides.document import GuideDoc, parse
+from generator.guides.document import GuideDoc
 from generator.guides.findings import Finding, count
 from generator.guides.project import Project
 from generator.review import audit
@@ -373,7 +373,7 @@ def mark_published(
             doc = (docs or {}).get(guide_id)
             if doc is None or doc.content_hash != live.content_hash:
                 path = project.guides.history_dir(guide_id) / live.revision
-                doc = read_revision(path, guide_id)
+                doc = read_revision(path, guide_id, project.parsed)
             _transition(
                 project,
                 doc,
@@ -565,7 +565,8 @@ def _plan_publication(
     )
     doc = (docs or {}).get(guide_id)
     if doc is None or doc.content_hash != live.content_hash:
-        doc = read_revision(project.guides.history_dir(guide_id) / live.revision, guide_id)
+        path = project.guides.history_dir(guide_id) / live.revision
+        doc = read_revision(path, guide_id, project.parsed)
     # The working file gets the status in its front matter while it holds the live text.
     path = project.guides.path(guide_id)
     signature = file_signature(path)
@@ -573,7 +574,7 @@ def _plan_publication(
     if current and signature is not None:
         try:
             text = path.read_text(encoding="utf-8")
-            working = parse(text, str(path))
+            working = project.guides.parse(text, path)
         except (OSError, UnicodeDecodeError, PrepguideError):
             working = None
     entry = _entry(

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from generator.checks.verdicts import FILE_NAME as VERDICTS_FILE
 from generator.core.codeversion import code_version
+from generator.core.parsed import FILE_NAME as PARSED_FILE
 from generator.guides.project import Project
 from generator.guides.store import GROUP_FILE, HISTORY_DIR, REVIEW_DIR
 from generator.site.storage import CACHE_DIR
@@ -61,8 +62,8 @@ def input_signatures(project: Project, previous: dict[str, str] | None = None) -
     found = {}
     for folder in (ws.sources_dir, ws.guides_dir, ws.state_dir):
         for entry in walk(folder, skip=tuple(skipped)):
-            if entry.name.endswith(SKIPPED_SUFFIXES) or entry.name.startswith(VERDICTS_FILE):
-                continue  # the verdict cache changes no result, only the time it takes
+            if entry.name.endswith(SKIPPED_SUFFIXES) or entry.name.startswith(CACHES):
+                continue  # the verdict cache and the parsed index change no result, only time
             found[entry.path] = _signature(entry.stat())
     if previous:
         group = os.path.join(guides, REVIEW_DIR, GROUP_FILE)
@@ -76,6 +77,7 @@ def input_signatures(project: Project, previous: dict[str, str] | None = None) -
 
 
 SKIPPED_SUFFIXES = (".pyc", ".tmp", ".lock")
+CACHES = (VERDICTS_FILE, PARSED_FILE)
 
 
 def _history_signatures(guides: str, previous: dict[str, str], found: dict[str, str]) -> None:

@@ -313,7 +313,13 @@ def load_sources_cached(
     known = {name: entry[1] for name, entry in kept.items() if entry[0] == signatures.get(name)}
     ws = project.workspace
     project.__dict__["sources"] = load_sources(
-        ws.sources_dir, project.today, processes=processes, root=ws.root, known=known, share=True
+        ws.sources_dir,
+        project.today,
+        processes=processes,
+        root=ws.root,
+        known=known,
+        share=True,
+        index=project.parsed,
     )
     # known now holds every record read, duplicates too: kept for the next build
     return {name: (signatures[name], src) for name, src in known.items() if name in signatures}
