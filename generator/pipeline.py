@@ -60,8 +60,9 @@ def publish(
     jobs: int | None = None,
     strict: bool = False,
 ) -> Published:
-    """Write the site (by default to the project's site folder)."""
-    out_dir = out or project.workspace.site_dir
+    """Write the site (by default to the project's site folder; a preview to site-preview/)."""
+    workspace = project.workspace
+    out_dir = out or (workspace.preview_dir if preview else workspace.site_dir)
     report = publish_site(project, out_dir, preview=preview, jobs=jobs, strict=strict)
     return Published(out_dir, preview, report)
 

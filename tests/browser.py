@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -68,3 +69,17 @@ def press_access_key(page, key: str) -> None:
         session.send("Input.dispatchKeyEvent", {**event, "type": "keyUp"})
     finally:
         session.detach()
+
+
+def axe_script() -> str:
+    """Return axe-core's script, as the axe-playwright-python package ships it."""
+    return resources.files("axe_playwright_python").joinpath("axe.min.js").read_text()
+
+
+def contrast_violations(page) -> list[dict]:
+    """Run axe-core's colour-contrast rule on the page; return its violations."""
+    page.evaluate(axe_script())
+    return page.evaluate(
+        "axe.run(document, {runOnly: ['color-contrast'], resultTypes: ['violations']})"
+        ".then(r => r.violations)"
+    )

@@ -113,7 +113,10 @@ def test_the_main_command_works_in_a_clean_clone(tmp_path: Path) -> None:
     for source in sources.sources:
         doc = parse((clone / "guides" / f"{source.key}.md").read_text(encoding="utf-8"))
         assert doc.meta.provenance.source_hash == source.content_hash(), source.key
-    assert (clone / "site" / "index.html").is_file()
+    # A preview goes to its own folder, never into the site/ a real publish fills.
+    preview = clone / "site-preview"
+    assert (preview / "index.html").is_file() and not (clone / "site").exists()
     for source in sources.sources:
-        assert (clone / "site" / "guides" / source.key / "index.html").is_file()
-    assert f"open {(clone / 'site' / 'index.html').as_uri()}" in out
+        assert (preview / "guides" / source.key / "index.html").is_file()
+    assert "Disallow: /" in (preview / "robots.txt").read_text(encoding="utf-8")
+    assert f"open {(preview / 'index.html').as_uri()}" in out

@@ -40,6 +40,14 @@ def print_published(project: Project, published: Published) -> None:
         + f") to {out_dir}"
         + (" [preview: drafts bannered, noindex]" if preview else "")
     )
+    found = report.search
+    if found is not None and found.rebuilt:
+        click.echo(
+            f"search: indexed {plural(found.pages, 'page')} into {plural(found.files, 'file')} "
+            f"in {found.seconds:.1f}s"
+        )
+    elif found is not None:
+        click.echo(f"search: the index of {plural(found.pages, 'page')} is unchanged")
     for guide_id, reason in sorted(report.left_out.items()):
         click.echo(f"  left out {guide_id}: {reason}")
     for guide_id, reason in sorted(report.flagged.items()):
@@ -105,9 +113,11 @@ def topics(ctx: Context, as_json: bool) -> None:
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Folder to write the site to (default: ROOT/site).",
+    help="Folder to write the site to (default: ROOT/site; ROOT/site-preview with --preview).",
 )
-@click.option("--preview", is_flag=True, help="Include drafts, bannered and noindexed.")
+@click.option(
+    "--preview", is_flag=True, help="Include drafts, bannered and noindexed, in site-preview/."
+)
 @click.option(
     "--strict",
     is_flag=True,
@@ -124,7 +134,9 @@ def publish(ctx: Context, out: Path | None, preview: bool, strict: bool, jobs: i
 
 
 @cli.command()
-@click.option("--preview", is_flag=True, help="Include drafts, bannered and noindexed.")
+@click.option(
+    "--preview", is_flag=True, help="Include drafts, bannered and noindexed, in site-preview/."
+)
 @with_options([*generate_options[:3], generate_options[5]])
 @jobs_option
 @pass_ctx

@@ -103,6 +103,7 @@ class Chrome(_Words):
     companies: Text
     weekly: Text
     feed: Text
+    search: Text
     weekly_feed: Text
     breadcrumb_label: Text
     footer_label: Text
@@ -244,6 +245,25 @@ class ListingWords(_Words):
     empty: Text
 
 
+class SearchWords(_Words):
+    title: Text
+    description: Text
+    heading: Text
+    label: Text
+    button: Text
+    browse: Text
+    every_guide: Text
+
+
+class NotFoundWords(_Words):
+    title: Text
+    description: Text
+    heading: Text
+    text: Text
+    all_guides: Text
+    digest: Text
+
+
 class MailWords(_Words):
     heading: Text
     our_guide: Text
@@ -269,6 +289,8 @@ class Catalogue(_Words):
     companies: CompanyWords
     digest: DigestWords
     listing: ListingWords
+    search: SearchWords
+    not_found: NotFoundWords
     mail: MailWords
 
     def day(self, value: date | str | None) -> str:

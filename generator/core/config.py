@@ -34,7 +34,7 @@ class _Section(BaseModel):
 
 # A path inside the site: folders and a file name of letters, digits, ".", "_" and "-".
 SITE_PATH = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]*(?:/[A-Za-z0-9_][A-Za-z0-9._-]*)*")
-LOGO_SUFFIXES = (".svg", ".png", ".webp", ".jpg", ".jpeg", ".gif")
+LOGO_SUFFIXES = (".svg", ".png", ".ico", ".webp", ".jpg", ".jpeg", ".gif")
 
 
 def site_path_problem(value: str) -> str | None:
@@ -271,6 +271,11 @@ class Workspace(BaseModel):
     @property
     def site_dir(self) -> Path:
         return self.root / "site"
+
+    @property
+    def preview_dir(self) -> Path:
+        """Where a preview goes: never the folder a real publish fills."""
+        return self.root / "site-preview"
 
     @property
     def config_path(self) -> Path:

@@ -20,6 +20,9 @@ EXAMPLE_ID = "example-co-page-cache"
 EXAMPLE_RECORD = """\
 # An example record: replace it with a write-up of your own, or delete it.
 # One YAML file per write-up; `prepguide sources check` explains every field it refuses.
+# `example: true` keeps it off the published site (a preview shows it); delete the line
+# only if you make this a real write-up.
+example: true
 company: Example Co
 title: How Example Co cached its product pages
 url: https://example.com/blog/product-page-cache
@@ -41,6 +44,8 @@ GITIGNORE = """\
 # prepguide: the built site, the site before it (the next build's base), caches and logs
 site/
 .site.previous/
+site-preview/
+.site-preview.previous/
 .prepguide/
 """
 
@@ -71,7 +76,8 @@ name = {toml_string(site_name)}
 # page_size = 50
 # The pages' language: <html lang>, dates and every label, from templates/catalogue/<tag>.toml.
 # language = "en"
-# The front page's opening line, a logo from static/, and links in every page's footer.
+# The front page's opening line, a logo from static/ (also the site's icon), and links in
+# every page's footer.
 # description = "Short career guides from engineering write-ups."
 # logo = "logo.svg"
 # footer_links = [{{label = "About", url = "about/index.html"}}]

@@ -23,7 +23,7 @@ from generator.core.config import CONFIG_NAME
 from generator.core.errors import PublishError
 from generator.core.workers import worker_count
 from generator.guides.project import Project
-from generator.site import inputs, model, render, select, state, theme, write
+from generator.site import inputs, model, render, search, select, state, theme, write
 
 LOCK_TIMEOUT = 600.0
 # Fewer pages to render than this: workers would cost more to start than they save.
@@ -49,6 +49,8 @@ class PublishReport:
     flagged: dict[str, str] = field(default_factory=dict)
     # Broken caches moved aside, and the like: nothing lost, but worth saying.
     warnings: list[str] = field(default_factory=list)
+    # What the build did to the search index (None: the whole site was the last one).
+    search: search.SearchReport | None = None
 
 
 def publish(
@@ -85,8 +87,21 @@ def _publish(
     problem = model.base_url_problem(project.settings.site)
     if problem:
         report.warnings.append(problem)
+    for record in model.example_records(project):
+        report.warnings.append(
+            f"{record.path or record.key} is an example record (example: true): it is never "
+            "published; replace it with a write-up of your own, or delete it"
+        )
     state_dir = project.workspace.state_dir
     _refuse(out_dir, out_dir_problem(project, out_dir, None))  # before anything is written
+    if preview and _our_site(out_dir):
+        raise PublishError(
+            "--out holds a published site (it has a sitemap.xml); a preview never replaces "
+            "one, so that drafts cannot be deployed by mistake: leave out --out to write to "
+            "site-preview/, or give another folder",
+            path=out_dir,
+            rule="publish.preview",
+        )
     with write.build_lock(state_dir, lock_timeout):
         manifest_path = write.manifest_file(state_dir, out_dir)
         manifest = write.read_manifest(manifest_path, report.warnings)
@@ -134,7 +149,7 @@ def _publish(
             nonlocal topics, related, unchanged_records
             if topics is not None and related is not None:
                 return
-            ordered = sorted(project.sources.sources, key=lambda s: s.key)
+            ordered = model.site_records(project, preview)
             if topics is None:
                 topics = model.site_topics(project, ordered)
             if related is None:
@@ -163,7 +178,7 @@ def _publish(
             )
         finally:
             store.close()
-        site = model.SiteModel(project, chosen.guides, topics, related, look)
+        site = model.SiteModel(project, chosen.guides, topics, related, look, preview=preview)
         facts = [g.facts for g in chosen.guides]
         # render: the input key of every page; when only some guides' own files changed and
         # no listing shows anything new of them, only their pages and the feed can change
@@ -186,7 +201,13 @@ def _publish(
             name: getattr(manifest, name)
             for name in ("folders", "carried", "spare_folders", "spare_files")
         }
+        if keys is not None:  # the search bundle is kept while the pages it indexes are
+            keys = search.with_bundle(keys, manifest.pages)
         if keys is not None and write.same_site(manifest, keys, out_dir):
+            report.search = search.SearchReport(
+                pages=sum(1 for relative in keys if search.indexed(relative)),
+                files=len(search.bundle_files(keys)),
+            )
             pages, written, removed = manifest.pages, 0, []
             if not preview:
                 marked = _record(project, chosen.guides)
@@ -204,6 +225,7 @@ def _publish(
                     preview=preview,
                     processes=processes if stale > MIN_PAGES_FOR_WORKERS else 1,
                 )
+                report.search = search.place_bundle(writer, manifest.pages)
                 if not preview:
                     marked = _record(project, chosen.guides)
                 writer.finish()

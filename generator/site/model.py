@@ -132,9 +132,21 @@ def site_issues(
     return pages
 
 
+def site_records(project: Project, preview: bool) -> list[Source]:
+    """Return the records a site is made of, sorted by key: examples only in a preview."""
+    records = sorted(project.sources.sources, key=lambda s: s.key)
+    return records if preview else [s for s in records if not s.example]
+
+
+def example_records(project: Project) -> list[Source]:
+    """Return the example records (example: true), which a published site leaves out."""
+    return sorted((s for s in project.sources.sources if s.example), key=lambda s: s.key)
+
+
 def site_topics(project: Project, ordered: list[Source] | None = None) -> list[Topic]:
     """Compute the topic hubs of the records (ordered: the records sorted by key, if made)."""
-    ordered = ordered or sorted(project.sources.sources, key=lambda s: s.key)
+    if ordered is None:
+        ordered = sorted(project.sources.sources, key=lambda s: s.key)
     return compute_topics(ordered, project.settings.topics.min_sources)
 
 
@@ -184,8 +196,13 @@ class SiteModel:
         topics: list[Topic] | None = None,
         related: RelatedIndex | None = None,
         theme: Theme | None = None,
+        *,
+        preview: bool = False,
     ) -> None:
-        """Model the site; topics and related, when given, are made from these records."""
+        """Model the site; topics and related, when given, are made from these records.
+
+        A topic or company with no guide on the site gets no page.
+        """
         self.project = project
         self.site = project.settings.site
         self.theme = theme if theme is not None else load_theme(project)
@@ -193,14 +210,15 @@ class SiteModel:
         self.pages = page_templates(look.templates, look.words, look.origins, look.logo)
         self.words = self.pages.words
         self.base_url = self.site.base_url.rstrip("/")
-        self.sources = sorted(project.sources.sources, key=lambda s: s.key)
+        self.sources = site_records(project, preview)
         self.guides = guides
         self.guide_of: dict[str, SiteGuide] = {g.source.key: g for g in guides}
         self.problems: list[str] = []
         if topics is None:
             topics = site_topics(project, self.sources)
         self.all_topics = topics
-        self.topics, clashes = unique_slugs(topics)
+        hubs, clashes = unique_slugs(topics)
+        self.topics = [t for t in hubs if any(s.key in self.guide_of for s in t.sources)]
         for clash in clashes:
             if clash.kept:
                 self.problems.append(
@@ -275,7 +293,8 @@ class SiteModel:
                     f"company slug {slug!r} is shared by {name!r} and {others}; only {name!r} "
                     "gets the page: make the company names consistent"
                 )
-            companies[slug] = (name, sorted(ranked[0], key=recency_key))
+            if any(source.key in self.guide_of for source in ranked[0]):
+                companies[slug] = (name, sorted(ranked[0], key=recency_key))
         return companies
 
     def crumbs(self, section: str | None = None) -> list[dict]:

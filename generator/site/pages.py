@@ -26,6 +26,7 @@ from markupsafe import Markup, escape
 from generator.core.catalogue import Catalogue, english
 from generator.core.codeversion import code_version
 from generator.core.errors import ConfigError
+from generator.site.meta import with_meta
 
 
 def content_key(*parts: object) -> str:
@@ -168,7 +169,8 @@ class PageTemplates:
 
     def render(self, template: str, context: dict) -> str:
         """Render a page template with its context."""
-        return self._run(template, lambda compiled: compiled.render(context))
+        full = with_meta(template, context, self.words)
+        return self._run(template, lambda compiled: compiled.render(full))
 
     def module(self, template: str):
         """Return a template's macros (source cards, the issue body)."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import html
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
@@ -20,6 +21,7 @@ from generator.core.workers import WorkerMap
 from generator.guides.document import CASE_STUDY, INTERPRETATION, PRACTICE, REPORTS, section_kind
 from generator.guides.markdown import to_html
 from generator.site import issues
+from generator.site.extras import extra_files
 from generator.site.feeds import feed_guides, feed_key, render_feed, render_sitemap
 from generator.site.listings import (
     card_html,
@@ -29,7 +31,7 @@ from generator.site.listings import (
     render_listing,
     with_cards,
 )
-from generator.site.model import SiteModel, content_key, safe_url
+from generator.site.model import SiteModel, safe_url
 from generator.site.pages import page_environment
 from generator.site.select import SiteGuide
 from generator.site.write import SiteWriter, Written
@@ -213,18 +215,22 @@ def page_keys(model: SiteModel, *, preview: bool, processes: int = 1) -> dict[st
 
 
 def other_keys(model: SiteModel, *, preview: bool) -> dict[str, str]:
-    """Return the input keys of the feeds, the sitemap and the style sheet."""
+    """Return the input keys of the feeds, the sitemap, the style sheet and the extras."""
     found = {"feed.xml": feed_key(model)}
-    found.update((relative, content_key(text)) for relative, text in other_files(model, preview))
+    found.update((relative, file_key(data)) for relative, data in other_files(model, preview))
     found.update((relative, file_key(data)) for relative, data in model.theme.static.items())
     return found
 
 
-def other_files(model: SiteModel, preview: bool) -> list[tuple[str, str]]:
-    """Return the digest feed and the sitemap (none for a preview: it is noindex)."""
-    found = [(issues.FEED, issues.digest_feed(model, partial(issue_body_html, model)))]
+def other_files(model: SiteModel, preview: bool) -> list[tuple[str, str | bytes]]:
+    """Return the digest feed, the sitemap (none for a preview: it is noindex) and the
+    extras (robots.txt, 404.html, the icon and the web manifest)."""
+    found: list[tuple[str, str | bytes]] = [
+        (issues.FEED, issues.digest_feed(model, partial(issue_body_html, model)))
+    ]
     if not preview:
         found.append(("sitemap.xml", render_sitemap(model)))
+    found += extra_files(model, preview)
     return found
 
 
@@ -294,14 +300,17 @@ def render_site(
         static = model.theme.static
         if not known:  # each made once, for its key and its file
             made = other_files(model, preview)
-            done = [Rendered(writer.write(rel, text, content_key(text))) for rel, text in made]
+            done = [Rendered(writer.write(rel, data, file_key(data))) for rel, data in made]
             for relative, data in sorted(static.items()):
                 done.append(Rendered(writer.write(relative, data, file_key(data))))
             return done
-        makers = {
+        makers: dict[str, Callable[[], str | bytes]] = {
             issues.FEED: lambda: issues.digest_feed(model, partial(issue_body_html, model)),
             "sitemap.xml": lambda: render_sitemap(model),
         }
+        makers.update(
+            (relative, lambda data=data: data) for relative, data in extra_files(model, preview)
+        )
         makers.update((relative, partial(static.__getitem__, relative)) for relative in static)
         done = []
         for relative, make in makers.items():

@@ -144,6 +144,12 @@ class Selection:
     repicked: set[str] = field(default_factory=set)
 
 
+EXAMPLE_NOTE = (
+    "its record is an example (example: true), which is never published; replace it with a "
+    "write-up of your own"
+)
+
+
 def _date(value: object) -> date | None:
     if value is None or isinstance(value, date):
         return value
@@ -179,6 +185,8 @@ def pick_guide(
             guide_id,
             left_out=f"no valid source record {doc.meta.source!r}; run `prepguide sources check`",
         )
+    if source.example and not preview:
+        return Picked(guide_id, left_out=EXAMPLE_NOTE)
     if live is not None:
         verdict = judge_live(project, live.doc, source, state.live, cache)
         flagged = None

@@ -160,6 +160,8 @@ class Source(_Record):
     techniques: list[Name] = []
     stack: list[Name] = []
     citations: list[Citation] = []
+    # An example to learn the format from (`init` writes one): never on a published site.
+    example: bool | None = None
 
     _path: Path | None = PrivateAttr(default=None)
 
@@ -230,6 +232,8 @@ class Source(_Record):
         if known is not None and known[0]() is self:
             return known[1]
         payload = self.model_dump(mode="json")
+        if payload.get("example") is None:  # records without the field hash as before it
+            del payload["example"]
         digest = sha256_text(json.dumps(payload, sort_keys=True, ensure_ascii=False))
         if len(_HASHES) >= 8192:
             _HASHES.clear()

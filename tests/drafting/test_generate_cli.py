@@ -65,15 +65,15 @@ def test_build_preview_drafts_every_source_and_says_where_to_open_the_site(
         "checks: 1 of 4 guides clean; 3 have error findings and cannot be approved until fixed "
         "(meta-gem, meta-llm-training-at-scale, meta-prometheus)"
     ) in out
-    assert f"open {(workspace / 'site' / 'index.html').as_uri()}" in out
+    assert f"open {(workspace / 'site-preview' / 'index.html').as_uri()}" in out
     assert sorted(guide_files(workspace)) == SAMPLE_IDS
-    index = (workspace / "site" / "index.html").read_text(encoding="utf-8")
+    index = (workspace / "site-preview" / "index.html").read_text(encoding="utf-8")
     for guide_id in SAMPLE_IDS:
-        page = (workspace / "site" / "guides" / guide_id / "index.html").read_text(encoding="utf-8")
+        page = (workspace / "site-preview/guides" / guide_id / "index.html").read_text()
         assert "Draft: not reviewed" in page
         assert 'name="robots" content="noindex' in page
         assert f"guides/{guide_id}/" in index
-    shopify = workspace / "site" / "guides" / "shopify-catalog-clustering" / "index.html"
+    shopify = workspace / "site-preview" / "guides" / "shopify-catalog-clustering" / "index.html"
     assert "What Shopify reports" in shopify.read_text(encoding="utf-8")
 
 
@@ -191,8 +191,8 @@ def test_a_bad_record_is_skipped_reported_and_fails_the_run_at_the_end(workspace
     assert built.returncode == 1
     assert f"invalid source: {bad}: published:" in built.stderr
     assert sorted(guide_files(workspace)) == SAMPLE_IDS
-    assert (workspace / "site" / "index.html").exists()
-    assert not (workspace / "site" / "guides" / "zz-bad").exists()
+    assert (workspace / "site-preview" / "index.html").exists()
+    assert not (workspace / "site-preview" / "guides" / "zz-bad").exists()
 
 
 def test_an_unknown_id_is_reported(workspace: Path) -> None:
@@ -250,7 +250,7 @@ def test_sample_guide_matches_its_golden_file(workspace: Path) -> None:
 def test_written_files_keep_the_usual_permissions(workspace: Path) -> None:
     assert run_cli(workspace, "build", "--preview").returncode == 0
     guide = workspace / "guides" / "meta-gem.md"
-    page = workspace / "site" / "guides" / "meta-gem" / "index.html"
+    page = workspace / "site-preview" / "guides" / "meta-gem" / "index.html"
     assert guide.stat().st_mode & 0o044 == 0o044, "others cannot read the guide"
     assert page.stat().st_mode & 0o044 == 0o044, "a web server could not read the page"
     guide.chmod(0o640)

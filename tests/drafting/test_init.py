@@ -49,7 +49,7 @@ def test_a_built_folder_leaves_git_only_its_records_and_guides(tmp_path: Path) -
     for _ in range(2):  # the second build keeps the first site aside as its base
         built = run_cli("--root", str(root), "build", "--preview")
         assert built.returncode == 0, built.stderr
-    assert (root / ".site.previous").is_dir()
+    assert (root / ".site-preview.previous").is_dir() and not (root / "site").exists()
     status = subprocess.run(
         ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=all"],
         capture_output=True,
@@ -180,6 +180,9 @@ def test_digest_build_works_in_a_folder_fresh_from_init(tmp_path: Path) -> None:
     assert tomllib.loads(text)["digest"]["sender"] == "Guides for Zoë <digest@example.org>"
     empty = run_cli("--root", str(root), "digest", "build")
     assert empty.returncode == 0, empty.stderr
+    # The example record is never published; made a real write-up, it is.
+    record = root / "sources" / "example-co-page-cache.yaml"
+    record.write_text(record.read_text(encoding="utf-8").replace("example: true\n", ""))
     steps = [
         ("verify", "--manual", "example-co-page-cache", "--by", "Ann"),
         ("build",),

@@ -6,7 +6,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from browser import chromium_browser, press_access_key
+from browser import chromium_browser, contrast_violations, press_access_key
 from test_review import FEATURES, SEARCH, STEP, STREAM, hand_edit, make_review_workspace, run
 
 from generator import review
@@ -138,3 +138,24 @@ def test_an_editor_leaves_a_comment_the_next_one_reads(ws: Path, base: str) -> N
         assert other.locator("#assignee").inner_text() == "Bo"
     comments = [e for e in review.log(Project(ws), STREAM) if e.action == "comment"]
     assert [(e.actor, e.note) for e in comments] == [("Ada", "Does the billing angle hold?")]
+
+
+def test_the_desk_follows_a_dark_scheme_and_keeps_aa_contrast(ws: Path, base: str) -> None:
+    assert run(ws, "review", "approve", SEARCH, "--by", "Ada").exit_code == 0
+    hand_edit(ws, SEARCH, STEP, STEP.replace("ranking.", "ranker."))
+    ground = "() => getComputedStyle(document.body).backgroundColor"
+    found = {}
+    with chromium_browser() as browser:
+        for scheme in ("dark", "light"):
+            page = browser.new_page(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
+            for path in ("/", f"/guides/{SEARCH}", f"/guides/{STREAM}"):
+                page.goto(base + path)
+                red, green, blue = (int(c) for c in page.evaluate(ground)[4:-1].split(", ")[:3])
+                dark = max(red, green, blue) < 40
+                assert dark == (scheme == "dark"), (scheme, path, red, green, blue)
+                found[f"{scheme} {path}"] = [
+                    f"{v['id']} at {[n['target'] for n in v['nodes']]}"
+                    for v in contrast_violations(page)
+                ]
+            page.close()
+    assert not any(found.values()), found

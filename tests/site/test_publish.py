@@ -87,7 +87,8 @@ def test_only_approved_guides_that_pass_checks_are_published(site_root: Path):
         assert "guides/meta-gem/" not in text, name
         assert "guides/meta-prometheus/" not in text, name
         assert "Draft" not in text, name
-        assert 'name="robots"' not in text, name
+        # Only the not-found and search pages keep out of search results.
+        assert ('name="robots"' in text) == (name in ("404.html", "search/index.html")), name
     hub = (out / "topics/gpus/index.html").read_text()
     assert 'id="meta-gem"' in hub
     assert "../../guides/shopify-catalog-clustering/index.html" in hub
@@ -162,7 +163,7 @@ def test_preview_adds_drafts_bannered_and_noindexed_but_not_to_feed_or_sitemap(s
 
 def test_switching_from_preview_to_publish_removes_draft_pages(site_root: Path):
     out = site_root / "site"
-    publish(Project(site_root), out, preview=True)
+    publish(Project(site_root), out, preview=True)  # a folder with no published site yet
     assert (out / "guides/meta-gem/index.html").exists()
     report = publish(Project(site_root), out, preview=False)
     assert "guides/meta-gem/index.html" in report.removed
@@ -176,14 +177,18 @@ def test_withdrawn_and_rejected_guides_leave_the_site(site_root: Path):
     review.withdraw(Project(site_root), "shopify-catalog-clustering", by="Ed", reason="superseded")
     project = Project(site_root)
     review.reject(project, "meta-gem", by="Ed", note="not ready")
-    report = publish(Project(site_root), out, preview=True)
+    publish(Project(site_root), out, preview=False)
+    assert not (out / "guides/shopify-catalog-clustering").exists()
+    preview = site_root / "site-preview"
+    report = publish(Project(site_root), preview, preview=True)
     assert report.left_out["shopify-catalog-clustering"] == "withdrawn (superseded)"
     assert report.left_out["meta-gem"] == "rejected"
-    assert not (out / "guides/shopify-catalog-clustering").exists()
-    assert not (out / "guides/meta-gem").exists()
-    for name, data in site_files(out).items():
-        assert b"guides/shopify-catalog-clustering/" not in data, name
-        assert b"guides/meta-gem/" not in data, name
+    for folder in (out, preview):
+        assert not (folder / "guides/shopify-catalog-clustering").exists()
+        assert not (folder / "guides/meta-gem").exists()
+        for name, data in site_files(folder).items():
+            assert b"guides/shopify-catalog-clustering/" not in data, name
+            assert b"guides/meta-gem/" not in data, name
 
 
 def test_an_edit_after_approval_keeps_the_approved_text_live(site_root: Path):
@@ -327,12 +332,20 @@ def test_record_values_and_prose_are_escaped_and_unsafe_links_dropped(workspace:
     publish(Project(workspace), out, preview=True)
     for name, data_bytes in site_files(out).items():
         text = data_bytes.decode("utf-8", "replace")
+        # The only script elements are JSON-LD data, in which no "<" can end the element.
+        blocks = re.findall(r'<script type="application/ld\+json">(.*?)</script>', text, re.S)
+        assert all("<" not in block for block in blocks), name
+        text = re.sub(r'<script type="application/ld\+json">.*?</script>', "", text, flags=re.S)
+        if name == "search/index.html":  # the one page that runs a script: the site's own
+            text = text.replace('<script type="module" src="search.js"></script>', "")
         assert "<script" not in text.lower(), name
         assert "<img" not in text, name
         assert "<b>bold" not in text, name
         assert 'href="javascript:' not in text.lower(), name
         assert 'href="data:' not in text.lower(), name
     page = (out / "guides/shopify-catalog-clustering/index.html").read_text()
+    data = re.search(r'<script type="application/ld\+json">(.*?)</script>', page, re.S).group(1)
+    assert json.loads(data)["@graph"][0]["headline"] == "Clustering <script>alert('title')</script>"
     assert "&lt;script&gt;alert('body')&lt;/script&gt; [click](javascript:alert(1))" in page
     assert '<a href="https://example.org/ok">ok</a>' in page
     feed = ET.parse(out / "feed.xml")  # still well-formed XML

@@ -75,8 +75,8 @@ def test_a3_a_killed_incremental_publish_leaves_the_old_site_or_the_new_one(
 ):
     add_guides(site_root, 60)
     set_min_sources(site_root, 2)
-    publish(Project(site_root), site_root / "site", preview=True)
-    old = site_files(site_root / "site")
+    publish(Project(site_root), site_root / "site-preview", preview=True)
+    old = site_files(site_root / "site-preview")
     snapshot = tmp_path / "snapshot"
     shutil.copytree(site_root, snapshot, symlinks=True)
     set_min_sources(site_root, 1)
@@ -94,7 +94,7 @@ def test_a3_a_killed_incremental_publish_leaves_the_old_site_or_the_new_one(
     start = time.monotonic()
     subprocess.run(command, env=cli_env(), check=True, capture_output=True)
     duration = time.monotonic() - start
-    assert site_files(site_root / "site") == new
+    assert site_files(site_root / "site-preview") == new
     seed = random.randrange(2**32)
     print(f"kill loop seed {seed}, uninterrupted run {duration:.2f}s")
     rng = random.Random(seed)
@@ -105,13 +105,13 @@ def test_a3_a_killed_incremental_publish_leaves_the_old_site_or_the_new_one(
         time.sleep(rng.uniform(0, duration))
         process.send_signal(signal.SIGKILL)
         process.wait()
-        found = site_files(site_root / "site")
+        found = site_files(site_root / "site-preview")
         assert found in (old, new), f"a mix of old and new pages (seed {seed})"
         outcomes.append("new" if found == new else "old")
     print(f"outcomes: {outcomes}")
     # The next publish after a kill finishes the job.
     subprocess.run(command, env=cli_env(), check=True, capture_output=True)
-    assert site_files(site_root / "site") == new
+    assert site_files(site_root / "site-preview") == new
     # No killed build's tree is left; the site before the current one is kept to build from.
     hidden = [p.name for p in site_root.iterdir() if p.name.startswith(".site.")]
     assert hidden in ([], [".site.previous"])
@@ -191,7 +191,7 @@ def test_a5_a_missing_working_file_after_other_changes_is_still_reported(site_ro
 
 def test_a6_two_publishes_at_once_both_finish_with_one_whole_site(site_root: Path, tmp_path: Path):
     add_guides(site_root, 40)
-    publish(Project(site_root), site_root / "site", preview=True)
+    publish(Project(site_root), site_root / "site-preview", preview=True)
     set_min_sources(site_root, 1)
     for _ in range(3):
         first, second = (
@@ -211,8 +211,8 @@ def test_a6_two_publishes_at_once_both_finish_with_one_whole_site(site_root: Pat
         config = (site_root / "prepguide.toml").read_text()
         set_min_sources(site_root, 2 if "min_sources = 1" in config else 1)
     publish(Project(site_root), tmp_path / "cold", preview=True)
-    publish(Project(site_root), site_root / "site", preview=True)
-    assert site_files(site_root / "site") == site_files(tmp_path / "cold")
+    publish(Project(site_root), site_root / "site-preview", preview=True)
+    assert site_files(site_root / "site-preview") == site_files(tmp_path / "cold")
 
 
 def test_a6_a_publish_that_cannot_get_the_lock_refuses_cleanly(site_root: Path):

@@ -159,9 +159,11 @@ EDITS = [
 
 def cold_build(root: Path, target: Path, preview: bool) -> dict[str, bytes]:
     """Build the same inputs from scratch: a copy without the site and without any cache."""
-    shutil.copytree(root, target, ignore=shutil.ignore_patterns("site", ".prepguide"))
-    publish(Project(target), target / "site", preview=preview)
-    return site_files(target / "site")
+    ignored = shutil.ignore_patterns("site", "site-preview", ".prepguide")
+    shutil.copytree(root, target, ignore=ignored)
+    folder = target / ("site-preview" if preview else "site")
+    publish(Project(target), folder, preview=preview)
+    return site_files(folder)
 
 
 def test_an_incremental_build_after_random_edits_equals_a_cold_build(
@@ -181,9 +183,11 @@ def test_an_incremental_build_after_random_edits_equals_a_cold_build(
             edit = rng.choice(EDITS)
             args = (monkeypatch,) if edit is next_day else ()
             print(f"  round {round_number}: {edit.__name__} {edit(root, rng, *args)}")
-        report = publish(Project(root), root / "site", preview=preview)
+        # A preview has a folder of its own, and is built incrementally there too.
+        folder = root / ("site-preview" if preview else "site")
+        report = publish(Project(root), folder, preview=preview)
         cold = cold_build(root, tmp_path / f"cold-{round_number}", preview)
-        assert site_files(root / "site") == cold, f"round {round_number}, seed {seed}"
+        assert site_files(folder) == cold, f"round {round_number}, seed {seed}"
         print(f"    preview={preview}: {report.written} of {len(report.pages)} pages changed")
 
 
@@ -217,8 +221,14 @@ def test_a_newly_approved_text_rewrites_only_the_pages_that_show_it(workspace: P
     report = publish(Project(root), out, preview=False)
     after = _inodes(out)
     changed = sorted(page for page in after if after[page] != before.get(page))
-    assert changed == ["feed.xml", "guides/shopify-catalog-clustering/index.html"]
-    assert report.written == 2
+    bundle = [page for page in changed if page.startswith("pagefind/")]
+    assert [page for page in changed if page not in bundle] == [
+        "feed.xml",
+        "guides/shopify-catalog-clustering/index.html",
+    ]
+    # The indexed text changed, so the search bundle is made again (its unchanged files kept).
+    assert report.search.rebuilt and bundle
+    assert report.written == 2 + len(bundle)
     assert "A new line." in (out / "guides/shopify-catalog-clustering/index.html").read_text()
 
 

@@ -55,6 +55,11 @@ def test_every_indexable_page_is_in_the_sitemap_under_its_canonical_url(site_roo
     out = site_root / "site"
     publish(Project(site_root), out, preview=False)
     pages = html_pages(out)
+    assert BASE + "404.html" not in sitemap_urls(out)
+    # Kept out of search results: the page served for any missing address, and search.
+    for relative in ("404.html", "search/index.html"):
+        del pages[relative]
+        assert BASE + relative.removesuffix("index.html") not in sitemap_urls(out)
     for relative, page in pages.items():
         assert canonical(page) == BASE + relative.removesuffix("index.html"), relative
         assert 'name="robots"' not in page, relative
@@ -66,10 +71,9 @@ def test_every_indexable_page_is_in_the_sitemap_under_its_canonical_url(site_roo
 
 
 def test_a_preview_has_no_sitemap_since_every_page_is_noindex(site_root: Path):
-    out = site_root / "site"
-    publish(Project(site_root), out, preview=False)
+    out = site_root / "site-preview"
     report = publish(Project(site_root), out, preview=True)
-    assert "sitemap.xml" in report.removed and not (out / "sitemap.xml").exists()
+    assert "sitemap.xml" not in report.pages and not (out / "sitemap.xml").exists()
     for relative, page in html_pages(out).items():
         assert '<meta name="robots" content="noindex, nofollow">' in page, relative
         assert canonical(page) == BASE + relative.removesuffix("index.html"), relative
@@ -155,9 +159,9 @@ def test_see_also_links_the_company_and_the_strongest_hub_on_cards_and_guides(si
         "companies/meta/index.html",
         "topics/distributed-training/index.html",
     ]
-    # A tag without a hub is never linked: only the company remains.
-    acme = (out / "companies/acme/index.html").read_text()
-    assert see_also(acme, "acme-lone") == ["companies/acme/index.html"]
+    # A company with no guide on the site gets no page, so nothing links one.
+    assert not (out / "companies/acme").exists()
+    assert not any("companies/acme/" in page for page in html_pages(out).values())
     guide = (out / "guides/shopify-catalog-clustering/index.html").read_text()
     assert see_also(guide) == ["companies/shopify/index.html", "topics/gpus/index.html"]
     hub = (out / "topics/gpus/index.html").read_text()
@@ -168,7 +172,8 @@ def test_see_also_links_the_company_and_the_strongest_hub_on_cards_and_guides(si
 def test_the_subscribe_box_appears_only_when_configured_and_posts_there(site_root: Path):
     out = site_root / "site"
     publish(Project(site_root), out, preview=False)
-    assert not [name for name, page in html_pages(out).items() if "<form" in page]
+    forms = [name for name, page in html_pages(out).items() if "<form" in page]
+    assert forms == ["search/index.html"]  # the search form, which stays on the site
     config = site_root / "prepguide.toml"
     config.write_text(
         config.read_text() + f'\n[digest]\nsubscribe_url = "{SUBSCRIBE}"\n', encoding="utf-8"

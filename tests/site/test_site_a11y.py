@@ -5,11 +5,10 @@ axe.min.js comes from the axe-playwright-python package (test extra), so nothing
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 
 import pytest
-from browser import chromium_browser
+from browser import axe_script, chromium_browser
 from test_digest_site import digest_site
 from test_site_browser import local_only
 
@@ -27,10 +26,6 @@ PAGES = [
     "digest/index.html",
     "digest/2026-W49/index.html",
 ]
-
-
-def axe_script() -> str:
-    return resources.files("axe_playwright_python").joinpath("axe.min.js").read_text()
 
 
 def axe_violations(site: Path, pages: list[str]) -> dict[str, list[dict]]:

@@ -1,0 +1,216 @@
+"""Search: the search page, and Pagefind's index of the guide, hub and company pages.
+
+Pagefind cannot index incrementally, so its bundle (pagefind/) is keyed by the input keys
+of the pages it indexes: while none of them changed, the last build's bundle is kept as it
+is; else the Pagefind binary indexes the new tree in a process of its own.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import metadata, resources
+from pathlib import Path
+
+from pagefind.service import get_executable
+
+from generator.core.errors import PublishError
+from generator.site.model import SiteModel
+
+SEARCH_PAGE = "search/index.html"
+SCRIPT = "search/search.js"
+STYLE = "search/search.css"
+BUNDLE = "pagefind/"
+# The pages search finds: guides, topic hubs and company pages (their first pages).
+INDEXED = re.compile(r"^(guides|topics|companies)/[^/]+/index\.html$")
+# The bundle's parts the search page never loads (Pagefind's own interfaces).
+UNUSED = re.compile(r"^pagefind-(ui|modular-ui|component-ui)\.(js|css)$|^pagefind-highlight\.js$")
+# Only what a page says of itself is indexed: not the cards, related stories or forms.
+IGNORED = (".cards", ".related", ".subscribe", ".see-also", ".card-related", ".banner")
+TIMEOUT = 1800.0
+
+
+@dataclass
+class SearchReport:
+    """What a build did to the search index."""
+
+    pages: int = 0
+    files: int = 0
+    seconds: float = 0.0
+    rebuilt: bool = False
+
+
+@lru_cache(maxsize=1)
+def pagefind_version() -> str:
+    return metadata.version("pagefind_bin")
+
+
+def indexed(relative: str) -> bool:
+    return INDEXED.match(relative) is not None
+
+
+def index_key(keys: Mapping[str, str | None]) -> str:
+    """Return the key of the search bundle: the input keys of every page it indexes."""
+    digest = hashlib.sha256(f"pagefind {pagefind_version()}\0{IGNORED}\n".encode())
+    for relative in sorted(r for r in keys if indexed(r)):
+        digest.update(f"{relative}\0{keys[relative]}\n".encode())
+    return digest.hexdigest()
+
+
+def bundle_files(pages: Mapping[str, object]) -> list[str]:
+    return sorted(relative for relative in pages if relative.startswith(BUNDLE))
+
+
+def with_bundle(keys: dict[str, str], previous: Mapping[str, object]) -> dict[str, str]:
+    """Return the page keys with the last build's bundle when its pages' keys are the same.
+
+    previous maps each page of the last build to its manifest entry (with .key).
+    """
+    found = {relative: key for relative, key in keys.items() if not relative.startswith(BUNDLE)}
+    kept = bundle_files(previous)
+    key = index_key(found)
+    if kept and all(getattr(previous[relative], "key", None) == key for relative in kept):
+        found.update((relative, key) for relative in kept)
+    return found
+
+
+def search_page(model: SiteModel) -> str:
+    """Render the search page: a search form, and without script a list of the ways in."""
+    topics = sorted(model.topics, key=lambda t: (t.name.casefold(), t.slug))
+    context = {
+        "site": model.site,
+        "noindex": True,
+        "root": "../",
+        "canonical": model.page_url(SEARCH_PAGE),
+        "banner": None,
+        "breadcrumbs": [*model.crumbs(), {"name": model.words.search.heading, "href": None}],
+        "title": model.words.search.title.format(site=model.site.name),
+        "description": model.words.search.description.format(site=model.site.name),
+        "topics": [{"name": t.name, "href": model.topic_href[t.key]} for t in topics],
+        "companies": [
+            {"name": name, "href": f"companies/{slug}/index.html"}
+            for slug, (name, _) in sorted(
+                model.companies.items(), key=lambda pair: (pair[1][0].casefold(), pair[0])
+            )
+        ],
+    }
+    return model.pages.render("search.html", context)
+
+
+def search_script() -> str:
+    return resources.files("generator").joinpath("templates/search.js").read_text("utf-8")
+
+
+def search_style() -> str:
+    return resources.files("generator").joinpath("templates/search.css").read_text("utf-8")
+
+
+def build_bundle(tree: Path, pages: list[str], out_dir: Path) -> dict[str, bytes]:
+    """Index these pages of a site tree with Pagefind; return the bundle's files by path.
+
+    The pages are linked into a folder of their own first, so that nothing else in the tree
+    (a kept tree may still hold pages this build removes) is indexed. That folder sits
+    beside out_dir, named as a build's new tree is, so that a killed build's is removed.
+    """
+    if not pages:  # nothing to find: no bundle, and the search page says it cannot search
+        return {}
+    binary = get_executable()
+    if binary is None:
+        raise PublishError(
+            "the Pagefind binary is missing: run `pip install 'pagefind[bin]'`",
+            rule="search",
+        )
+    prefix = f".{out_dir.name}.{os.getpid()}."
+    work = Path(tempfile.mkdtemp(prefix=prefix, suffix=".tmp", dir=out_dir.parent))
+    try:
+        site, out = work / "site", work / "bundle"
+        for relative in pages:
+            target = site / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.link(tree / relative, target)
+        command = [
+            os.fspath(binary),
+            "--site",
+            os.fspath(site),
+            "--output-path",
+            os.fspath(out),
+            "--root-selector",
+            "main",
+            "--keep-index-url",
+            "--silent",
+        ]
+        for selector in IGNORED:
+            command += ["--exclude-selectors", selector]
+        try:
+            done = subprocess.run(
+                command,
+                capture_output=True,
+                text=True,
+                timeout=TIMEOUT,
+                preexec_fn=_die_with_parent(os.getpid()) if sys.platform == "linux" else None,
+            )
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise PublishError(f"Pagefind did not run: {exc}", rule="search") from exc
+        if done.returncode != 0:
+            said = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no message"]
+            raise PublishError(
+                f"Pagefind failed (exit {done.returncode}): {said[0]}", rule="search"
+            )
+        files = {}
+        for path in sorted(p for p in out.rglob("*") if p.is_file()):
+            relative = path.relative_to(out).as_posix()
+            if not UNUSED.match(relative):
+                files[BUNDLE + relative] = path.read_bytes()
+        return files
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent(parent: int):
+    """Return a child's set-up that has the kernel kill it when the build is killed."""
+
+    def setup() -> None:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() != parent:  # the build died before the request took hold
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    return setup
+
+
+def place_bundle(writer, previous: Mapping[str, object]) -> SearchReport:
+    """Put the search bundle in a new tree: the last one when its pages' keys are the same.
+
+    writer is the SiteWriter holding every page of the build but the bundle.
+    """
+    keys = {relative: entry.key for relative, entry in writer.pages.items()}
+    key = index_key(keys)
+    pages = sorted(relative for relative in keys if indexed(relative))
+    kept = bundle_files(previous)
+    if kept and all(getattr(previous[relative], "key", None) == key for relative in kept):
+        placed = [writer.reuse(relative, key) for relative in kept]
+        if all(done is not None for done in placed):
+            for done in placed:
+                writer.record(done)
+            return SearchReport(pages=len(pages), files=len(kept))
+        for done in placed:  # a file of the old bundle is gone: all of it is made again
+            if done is not None:
+                os.unlink(writer.root / done.relative)
+    started = time.perf_counter()
+    files = build_bundle(writer.root, pages, writer.out_dir)
+    for relative, data in files.items():
+        writer.put(relative, data, key)
+    return SearchReport(len(pages), len(files), time.perf_counter() - started, rebuilt=True)
