@@ -2,7 +2,8 @@
 
 A record file is looked up by its path and signature (size, mtime in ns, inode): one whose
 signature is the one it was parsed under gives the same data without YAML. A guide's front
-matter, read with its file anyway, is looked up by the hash of its text. Only the parse is
+matter, read with its file anyway, is looked up by the hash of its text alone (the same text
+in a guide and its revisions is parsed once). Only the parse is
 kept: the data is validated again on every read, so an error still names its field. The
 index is a cache: a missing or damaged file (set aside as ``<name>.corrupt-N``) only costs
 the time of parsing again.

@@ -133,21 +133,22 @@ def parse(text: str, path: str = "<guide>", index: ParsedIndex | None = None) ->
     """Parse a guide file; raise GuideError naming the file and field.
 
     index: the parsed index, which gives the data of a front matter parsed before (looked up
-    by the hash of its text) and keeps what is parsed now.
+    by the hash of its text, in any file) and keeps what is parsed now.
     """
     match = FRONT_MATTER.match(text)
     if not match:
         raise GuideError("missing YAML front matter between '---' lines", path=path, rule="guide")
     front = match.group(1)
+    # Kept by the hash of its text, whichever file holds it (a guide and its revisions).
     mark = sha256_text(front) if index is not None else ""
-    data = index.get(FRONT_KIND, path, mark) if index is not None else None
+    data = index.get(FRONT_KIND, mark, mark) if index is not None else None
     if data is None:
         try:
             data = yaml.load(front, Loader=_Loader)
         except yaml.YAMLError as exc:
             raise GuideError(f"front matter is not YAML: {exc}", path=path, rule="guide") from exc
         if index is not None and isinstance(data, dict):
-            index.put(FRONT_KIND, path, mark, data)
+            index.put(FRONT_KIND, mark, mark, data)
     try:
         meta = GuideMeta.model_validate(data)
     except ValidationError as exc:
