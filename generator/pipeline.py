@@ -7,9 +7,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.checks.runner import GuideCheck, blocked, check_guides
+from generator.drafting.article_run import ArticleGeneration, generate_articles
 from generator.drafting.plan import Planned
 from generator.drafting.run import GenerateReport, Generation, generate
+from generator.guides.articles import article_files
 from generator.guides.project import Project
+from generator.review.articles import check_articles
 from generator.site import PublishReport
 from generator.site import publish as publish_site
 
@@ -42,9 +45,10 @@ class Built:
     generation: Generation
     checked: Checked
     published: Published
+    articles: ArticleGeneration | None = None  # when the root has article files
 
 
-Stage = Generation | Checked | Published
+Stage = Generation | ArticleGeneration | Checked | Published
 
 
 def check(project: Project, ids: list[str] | tuple[str, ...] = (), jobs: int | None = 1) -> Checked:
@@ -99,9 +103,28 @@ def build(
             on_progress=on_progress,
         )
     )
-    checked = done(check(project, [source.key for source in project.sources.sources], jobs))
+    articles = None
+    if article_files(project).slugs():
+        articles = done(
+            generate_articles(
+                project, None, backend, model, concurrency=concurrency, no_cache=no_cache
+            )
+        )
+    checked = check(project, [source.key for source in project.sources.sources], jobs)
+    if articles is not None:
+        checked.results += check_articles(project)
+    done(checked)
     published = done(publish(project, preview=preview, jobs=jobs))
-    return Built(generation, checked, published)
+    return Built(generation, checked, published, articles)
 
 
-__all__ = ["Built", "Checked", "Published", "build", "check", "generate", "publish"]
+__all__ = [
+    "ArticleGeneration",
+    "Built",
+    "Checked",
+    "Published",
+    "build",
+    "check",
+    "generate",
+    "publish",
+]

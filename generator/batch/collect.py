@@ -1,4 +1,4 @@
-"""Collecting batch answers: validated exactly as online answers, then written as guides."""
+"""Collecting batch answers: validated exactly as online answers, then written as drafts."""
 
 from __future__ import annotations
 
@@ -22,8 +22,8 @@ from generator.batch.requests import (
     submit,
     write_parts,
 )
+from generator.batch.subjects import subjects_of
 from generator.core.errors import GuideError, PrepguideError
-from generator.drafting.build import build_guide
 from generator.drafting.openai_drafter import UnusableResponse, judge, parse_completion
 from generator.drafting.protocol import DraftResult
 from generator.drafting.repair import finding_lines, repairs_of
@@ -110,13 +110,14 @@ def read_lines(path: Path, notices: list[str]) -> Iterator[tuple[str, dict]]:
 
 
 class Collector:
-    """Turn answer lines into guides for the requests of one submission."""
+    """Turn answer lines into drafts for the requests of one submission (guides or articles)."""
 
-    def __init__(self, project: Project, drafter, store: BatchStore) -> None:
+    def __init__(self, project: Project, drafter, store: BatchStore, kind: str = "guide") -> None:
         self.project = project
         self.drafter = drafter
         self.store = store
-        self.sources = project.sources.by_id()
+        self.subjects = subjects_of(project, kind)
+        self.sources = self.subjects.by_id()
         self.seen: dict[tuple[str, str], str] = {}  # (record, custom_id): its first answer
 
     def apply(
@@ -195,7 +196,7 @@ class Collector:
         }
         for name, value in tokens.items():
             request.usage[name] = request.usage.get(name, 0) + value
-        verdict = judge(completion, source)
+        verdict = judge(completion, source, getattr(drafter, "judge_content", None))
         logged = {
             "prompt_tokens": tokens["prompt_tokens"],
             "completion_tokens": tokens["completion_tokens"],
@@ -203,7 +204,7 @@ class Collector:
             "model": completion.model,
             "batch_id": batch_id,
         }
-        if source.content_hash() != request.source_hash or (
+        if self.subjects.hash(source) != request.source_hash or (
             drafter.prompt_hash != request.prompt_hash
         ):
             drafter.log_call(source, attempt, outcome=verdict.outcome, **logged)
@@ -234,7 +235,7 @@ class Collector:
         lines: list[str] = []
         if verdict.outcome == "ok":
             try:
-                existing = self.project.guides.read(request.guide)
+                existing = self.subjects.read(request.guide)
             except GuideError:
                 existing = None
             if existing is not None and existing.edited:
@@ -253,7 +254,7 @@ class Collector:
                 repairs=repairs_of(request.history),
             )
             try:
-                doc = build_guide(self.project, drafter, source, result)
+                doc = self.subjects.build(drafter, source, result)
             except PrepguideError as exc:
                 return self._fail(request, exc.message, report)
             lines = finding_lines(doc.meta.findings)
@@ -282,7 +283,7 @@ class Collector:
 
     def _write(self, record: Submission, pending: list, report) -> None:
         if pending:
-            failed = self.project.guides.write_many([item[1] for item in pending])
+            failed = self.subjects.write_many([item[1] for item in pending])
             for request, _, key, tokens, content, served in pending:
                 if request.guide in failed:
                     self._fail(request, failed[request.guide].message, report)
@@ -321,7 +322,7 @@ async def collect(
     errors = batch.errors.data if batch.errors and batch.errors.data else []
     record.error = "; ".join(f"{e.code}: {e.message}" for e in errors) or None
     report.error = record.error
-    collector = Collector(project, drafter, store)
+    collector = Collector(project, drafter, store, record.kind)
     for kind, file_id in (("output", batch.output_file_id), ("errors", batch.error_file_id)):
         if file_id:
             path = await download(client, file_id, store.output_path(record.id, kind))
@@ -353,7 +354,8 @@ async def settle(
     max_bytes: int = MAX_BYTES,
 ) -> None:
     """Requeue unanswered requests, re-ask rejected ones, and close the record."""
-    sources = project.sources.by_id()
+    subjects = subjects_of(project, record.kind)
+    sources = subjects.by_id()
     for request in record.requests.values():
         if request.state == "sent":
             request.state = "requeued"
@@ -373,13 +375,20 @@ async def settle(
         return
     cached: list[tuple] = []
     follow = list(follow_up_lines(drafter, sources, reask))
-    fresh = list(request_lines(drafter, requeued, lambda s, r: cached.append((s, r))))
-    write_cached(project, drafter, cached, report)
+    fresh = list(
+        request_lines(drafter, requeued, lambda s, r: cached.append((s, r)), subjects.hash)
+    )
+    write_cached(project, drafter, cached, report, record.kind)
     if "token_limit_exceeded" in (record.error or ""):
         # Too many tokens enqueued: smaller files, one now, the rest as capacity frees up.
         max_requests = max(1, min(max_requests, len(record.requests) // 2))
     parts = write_parts(
-        store, [*follow, *fresh], drafter.model, max_requests=max_requests, max_bytes=max_bytes
+        store,
+        [*follow, *fresh],
+        drafter.model,
+        max_requests=max_requests,
+        max_bytes=max_bytes,
+        kind=record.kind,
     )
     store.save(record)
     for number, written in enumerate(parts):
@@ -391,17 +400,21 @@ async def settle(
         report.follow_ups.append(await submit(client, store, part))
 
 
-def write_cached(project: Project, drafter, cached: list[tuple], report) -> None:
-    """Write guides for answers that were already in the cache (nothing is sent for them)."""
+def write_cached(
+    project: Project, drafter, cached: list[tuple], report, kind: str = "guide"
+) -> None:
+    """Write drafts for answers that were already in the cache (nothing is sent for them)."""
+    subjects = subjects_of(project, kind)
     docs = []
     for source, result in cached:
         try:
-            docs.append(build_guide(project, drafter, source, result))
+            docs.append(subjects.build(drafter, source, result))
         except PrepguideError as exc:
             report.failed[source.key] = exc.message
-    failed = project.guides.write_many(docs) if docs else {}
+    failed = subjects.write_many(docs) if docs else {}
     for doc in docs:
-        if doc.meta.id in failed:
-            report.failed[doc.meta.id] = failed[doc.meta.id].message
+        name = subjects.name(doc)
+        if name in failed:
+            report.failed[name] = failed[name].message
         else:
-            report.written.append(doc.meta.id)
+            report.written.append(name)

@@ -104,6 +104,9 @@ def rebuild(project: Project, drafter, submission_id: str, batch, path: Path) ->
         file_id=batch.input_file_id,
         batch_id=batch.id,
         status=batch.status,
+        kind="article"
+        if any(r.guide.startswith("article:") for r in requests.values())
+        else "guide",
         requests=requests,
     )
 

@@ -72,6 +72,8 @@ class Submission(BaseModel):
     counts: dict[str, int] = {}
     error: str | None = None  # why the provider failed the whole batch
     hold: bool = False  # submit only once no other batch is open (enqueued-token limit)
+    # What its requests draft: guides (named by record id) or articles (named article:SLUG).
+    kind: Literal["guide", "article"] = "guide"
     requests: dict[str, BatchRequest]
 
     @property
@@ -213,12 +215,15 @@ def write_parts(
     max_bytes: int = MAX_BYTES,
     state: Literal["prepared", "exported"] = "prepared",
     target: Path | None = None,
+    kind: Literal["guide", "article"] = "guide",
+    append: bool = False,
 ) -> Iterator[Written]:
     """Stream request lines to JSONL files of at most max_requests and max_bytes each.
 
     Each file's record (state `prepared`) is streamed beside it and made durable before the
     file is yielded, so it exists before anything is uploaded; neither is held in memory.
-    With a target (export), everything goes into that one file, unsplit.
+    With a target (export), everything goes into that one file, unsplit; with append, after
+    what the file already holds.
     """
     store.dir.mkdir(parents=True, exist_ok=True)
     part: Part | None = None
@@ -228,9 +233,16 @@ def write_parts(
         path = target or store.input_path(submission)
         tmp = store.dir / f".{submission}.json.tmp"
         record = open(tmp, "w", encoding="utf-8")  # noqa: SIM115
-        head = {"id": submission, "model": model, "created": iso(now()), "state": state}
+        head = {
+            "id": submission,
+            "model": model,
+            "created": iso(now()),
+            "state": state,
+            "kind": kind,
+        }
         record.write(json.dumps(head)[:-1] + ', "requests": {')
-        return Part(submission, open(path, "wb"), record, tmp)  # noqa: SIM115
+        mode = "ab" if append and target is not None else "wb"
+        return Part(submission, open(path, mode), record, tmp)  # noqa: SIM115
 
     def close(part: Part) -> Written:
         for handle in (part.input, part.record):
@@ -286,8 +298,11 @@ def write_parts(
             part.record_tmp.unlink(missing_ok=True)
 
 
-def request_lines(drafter, sources: Iterable[Source], on_cached) -> Iterator[Line]:
-    """Build the first-round request of each source; answers already cached go to on_cached."""
+def request_lines(drafter, sources: Iterable[Source], on_cached, hash_of=None) -> Iterator[Line]:
+    """Build the first-round request of each source; answers already cached go to on_cached.
+
+    hash_of gives what a request is asked from (default: the record's content hash).
+    """
     for source in sources:
         messages = drafter.prompts.messages(source)
         key = drafter.cache_key(messages)
@@ -298,7 +313,7 @@ def request_lines(drafter, sources: Iterable[Source], on_cached) -> Iterator[Lin
         request = BatchRequest(
             guide=source.key,
             key=key,
-            source_hash=source.content_hash(),
+            source_hash=hash_of(source) if hash_of else source.content_hash(),
             prompt_hash=drafter.prompt_hash,
             max_tokens=drafter.max_tokens,
         )

@@ -31,9 +31,12 @@ from generator.batch.requests import (
     submit,
     write_parts,
 )
+from generator.batch.subjects import ArticleSubjects
 from generator.core.fsio import remove_orphaned_temp_files
+from generator.drafting.article_run import PlannedArticle, plan_articles, run_articles
 from generator.drafting.plan import PlannedGuide, plan_generation
 from generator.drafting.run import GenerateReport, run_generation
+from generator.guides.articles import ArticleJob, article_jobs
 from generator.guides.project import Project
 from generator.sources.records import Source
 
@@ -128,6 +131,46 @@ async def _start(project, drafter, store, ids, force, limits, on_submitted) -> S
     return report
 
 
+async def start_articles(
+    project: Project,
+    drafter,
+    slugs: list[str] | None,
+    force: bool,
+    limits: Limits,
+    on_submitted: Callable[[Submission], None] | None = None,
+) -> StartReport:
+    """Submit requests for the articles that need drafting, in their own batch files.
+
+    Articles already in a submitted batch are not sent again; answers already cached are
+    written at once. Run after start(): stored submissions are resumed there.
+    """
+    store = _store(project)
+    with store.lock():
+        report = StartReport()
+        jobs, problems = article_jobs(project, slugs)
+        report.cached.failed.update(problems)
+        pending = store.pending_guides()
+        todo = []
+        for item in plan_articles(project, drafter, jobs, force):
+            if item.action != "generate":
+                report.skipped += 1
+            elif item.job.key in pending:
+                report.pending.append(item.job.key)
+            else:
+                todo.append(item.job)
+        cached: list[tuple] = []
+        subjects = ArticleSubjects(project)
+        lines = request_lines(drafter, todo, lambda job, r: cached.append((job, r)), subjects.hash)
+        for written in write_parts(store, lines, drafter.model, kind="article", **vars(limits)):
+            part = await submit(drafter.client, store, store.load(written.id))
+            report.submitted.append(part.model_copy(update={"requests": {}}))
+            report.counts.append(written.count)
+            if on_submitted:
+                on_submitted(part)
+        write_cached(project, drafter, cached, report.cached, "article")
+        return report
+
+
 def open_records(project: Project, *, held: bool = False) -> list[Submission]:
     """Submitted batches not collected yet (and, with held, files waiting for capacity)."""
     return [r for r in _store(project).load_all() if r.state == "submitted" or (held and r.open)]
@@ -140,14 +183,19 @@ async def collect_open(
     *,
     only: str | None = None,
     finish_online: bool = False,
+    articles=None,
 ) -> list[tuple[Submission, CollectReport]]:
-    """Collect every ended batch (or one), submitting follow-ups; return what each gave."""
+    """Collect every ended batch (or one), submitting follow-ups; return what each gave.
+
+    articles is the drafter of the article batches (their schema and prompts); without it,
+    an article batch stays open for a later collect.
+    """
     store = _store(project)
     with store.lock():
-        return await _collect_open(project, drafter, store, limits, only, finish_online)
+        return await _collect_open(project, drafter, store, limits, only, finish_online, articles)
 
 
-async def _collect_open(project, drafter, store, limits, only, finish_online):
+async def _collect_open(project, drafter, store, limits, only, finish_online, articles=None):
     remove_orphaned_temp_files(project.guides.dir)
     await resume(drafter.client, store)
     await recover(drafter.client, project, drafter, store)
@@ -156,10 +204,13 @@ async def _collect_open(project, drafter, store, limits, only, finish_online):
     for record in records:
         if record.state != "submitted":
             raise BatchError(f"{record.id} is {record.state}; nothing to collect", rule="batch")
+        own = articles if record.kind == "article" else drafter
+        if own is None:
+            continue
         report = await collect(
-            drafter.client,
+            own.client,
             project,
-            drafter,
+            own,
             store,
             record,
             finish_online=finish_online,
@@ -179,15 +230,16 @@ async def wait(
     on_progress: Callable[[list[Submission]], None],
     on_collected: Callable[[Submission, CollectReport], None],
     finish_online: bool = False,
+    articles=None,
 ) -> None:
     """Poll open batches until none is left, collecting each one as it ends."""
     while True:
         for record, report in await collect_open(
-            project, drafter, limits, finish_online=finish_online
+            project, drafter, limits, finish_online=finish_online, articles=articles
         ):
             if report.status in TERMINAL:
                 on_collected(record, report)
-        still = open_records(project, held=True)
+        still = [r for r in open_records(project, held=True) if articles or r.kind != "article"]
         on_progress(still)
         if not still:
             return
@@ -206,40 +258,64 @@ async def cancel(project: Project, drafter, name: str) -> Submission:
     return record
 
 
-def export(project: Project, drafter, ids: list[str] | None, force: bool, target: Path):
-    """Write the request file for a self-hosted engine; nothing is uploaded."""
+def export(
+    project: Project,
+    drafter,
+    ids: list[str] | None,
+    force: bool,
+    target: Path,
+    *,
+    guides: bool = True,
+    articles=None,
+    slugs: list[str] | None = None,
+):
+    """Write the request file for a self-hosted engine; nothing is uploaded.
+
+    With the article drafter, the requests of the articles that need drafting (those named
+    by slugs, or every active one) follow the guides' in the same file, under their own record.
+    """
     store = _store(project)
-    plan = plan_generation(project, drafter, ids, force)
-    todo = [item.source for item in plan if item.action == "generate"]
-    cached: list[tuple] = []
-    lines = request_lines(drafter, todo, lambda source, result: cached.append((source, result)))
-    records = list(
-        write_parts(
-            store,
-            lines,
-            drafter.model,
-            max_requests=10**9,
-            max_bytes=10**15,
-            state="exported",
-            target=target,
-        )
-    )
+    records = []
     report = CollectReport()
-    write_cached(project, drafter, cached, report)
+    if guides:
+        plan = plan_generation(project, drafter, ids, force)
+        todo = [item.source for item in plan if item.action == "generate"]
+        cached: list[tuple] = []
+        lines = request_lines(drafter, todo, lambda source, result: cached.append((source, result)))
+        records.extend(write_parts(store, lines, drafter.model, **_exported(target)))
+        write_cached(project, drafter, cached, report)
+    if articles is not None:
+        jobs, problems = article_jobs(project, slugs)
+        report.failed.update(problems)
+        plan = plan_articles(project, articles, jobs, force)
+        todo = [item.job for item in plan if item.action == "generate"]
+        cached = []
+        hash_of = ArticleSubjects(project).hash
+        lines = request_lines(
+            articles, todo, lambda job, result: cached.append((job, result)), hash_of
+        )
+        parts = write_parts(
+            store, lines, articles.model, kind="article", append=bool(records), **_exported(target)
+        )
+        records.extend(parts)
+        write_cached(project, articles, cached, report, "article")
     return records, report
 
 
-async def import_answers(project: Project, drafter, path: Path) -> CollectReport:
+def _exported(target: Path) -> dict:
+    return {"max_requests": 10**9, "max_bytes": 10**15, "state": "exported", "target": target}
+
+
+async def import_answers(project: Project, drafter, path: Path, articles=None) -> CollectReport:
     """Collect an output file in the batch format for the exported requests it answers."""
     store = _store(project)
     with store.lock():
         remove_orphaned_temp_files(project.guides.dir)
-        return await _import_answers(project, drafter, store, path)
+        return await _import_answers(project, drafter, store, path, articles)
 
 
-async def _import_answers(project: Project, drafter, store: BatchStore, path: Path):
+async def _import_answers(project: Project, drafter, store: BatchStore, path: Path, articles):
     report = CollectReport()
-    collector = Collector(project, drafter, store)
     records = [r for r in store.load_all() if r.state == "exported"]
     report.notices.extend(store.notices)
     ids = {str(line.get("custom_id")) for _, line in read_lines(path, report.notices)}
@@ -251,13 +327,18 @@ async def _import_answers(project: Project, drafter, store: BatchStore, path: Pa
             rule="batch.import",
         )
     for record in matched:
+        own = articles if record.kind == "article" else drafter
+        if own is None:
+            report.notices.append(f"{record.id}: an article batch; import it with articles")
+            continue
+        collector = Collector(project, own, store, record.kind)
         collector.apply(record, read_lines(path, []), f"import:{path.name}", report)
-        await settle(None, project, drafter, store, record, report)
+        await settle(None, project, own, store, record, report)
     return report
 
 
-def run_with(drafter, work: Awaitable[T]) -> T:
-    """Run a batch call to its end in a new event loop, then close the drafter's client.
+def run_with(drafter, work: Awaitable[T], *others) -> T:
+    """Run a batch call to its end in a new event loop, then close the drafters' clients.
 
     What the provider answers with instead of a result becomes one BatchError saying what to do.
     """
@@ -268,6 +349,9 @@ def run_with(drafter, work: Awaitable[T]) -> T:
         except openai.APIError as exc:
             raise provider_error(exc, drafter.client.base_url) from None
         finally:
+            for other in others:
+                if other is not None:
+                    await other.aclose()
             await drafter.aclose()
 
     return asyncio.run(go())
@@ -312,13 +396,25 @@ async def refresh(project: Project, drafter, records: list[Submission]) -> list[
     return records
 
 
-async def finish_online(project: Project, drafter, sources: list[Source]) -> GenerateReport | None:
+async def finish_online(
+    project: Project, drafter, sources: list, articles=None
+) -> GenerateReport | None:
     """Draft online, in the same event loop as the client, what the batches did not settle."""
-    if not sources:
+    jobs = [item for item in sources if isinstance(item, ArticleJob)]
+    records = [item for item in sources if not isinstance(item, ArticleJob)]
+    if not records and not (jobs and articles is not None):
         return None
-    plan = [PlannedGuide(source, "generate", "finish online") for source in sources]
     concurrency = project.settings.llm.concurrency
-    return await run_generation(project, drafter, plan, concurrency=concurrency)
+    report = GenerateReport()
+    if records:
+        plan = [PlannedGuide(source, "generate", "finish online") for source in records]
+        report = await run_generation(project, drafter, plan, concurrency=concurrency)
+    if jobs and articles is not None:
+        planned = [PlannedArticle(job, "generate", "finish online") for job in jobs]
+        done = await run_articles(project, articles, planned, concurrency, close=False)
+        report.generated = sorted([*report.generated, *done.generated])
+        report.failed.update(done.failed)
+    return report
 
 
 def _online(done: list[tuple[Submission, CollectReport]]) -> list[Source]:
@@ -326,11 +422,19 @@ def _online(done: list[tuple[Submission, CollectReport]]) -> list[Source]:
 
 
 async def collect_and_finish(
-    project: Project, drafter, limits: Limits, *, only: str | None, finish: bool
+    project: Project,
+    drafter,
+    limits: Limits,
+    *,
+    only: str | None,
+    finish: bool,
+    articles=None,
 ) -> tuple[list[tuple[Submission, CollectReport]], GenerateReport | None]:
     """Collect every ended batch (or one), then, if asked, draft online what they left."""
-    done = await collect_open(project, drafter, limits, only=only, finish_online=finish)
-    online = await finish_online(project, drafter, _online(done)) if finish else None
+    done = await collect_open(
+        project, drafter, limits, only=only, finish_online=finish, articles=articles
+    )
+    online = await finish_online(project, drafter, _online(done), articles) if finish else None
     return done, online
 
 
@@ -343,6 +447,7 @@ async def wait_and_finish(
     on_progress: Callable[[list[Submission]], None],
     on_collected: Callable[[Submission, CollectReport], None],
     finish: bool,
+    articles=None,
 ) -> tuple[list[tuple[Submission, CollectReport]], GenerateReport | None]:
     """Wait for every open batch, collecting each as it ends, then finish online if asked."""
     done: list[tuple[Submission, CollectReport]] = []
@@ -359,6 +464,7 @@ async def wait_and_finish(
         on_progress=on_progress,
         on_collected=collected,
         finish_online=finish,
+        articles=articles,
     )
-    online = await finish_online(project, drafter, _online(done)) if finish else None
+    online = await finish_online(project, drafter, _online(done), articles) if finish else None
     return done, online

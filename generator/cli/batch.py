@@ -35,6 +35,28 @@ def _drafter(project: Project, model: str | None, *, need_key: bool = True, cach
     return drafter
 
 
+def _article_drafter(
+    project: Project, model: str | None, *, cache: bool = True, need_key: bool = True
+):
+    """Return the article drafter (its own schema and prompts) for article batches."""
+    from generator.drafting.backends import make_article_drafter
+
+    return make_article_drafter(project, "openai", model, cache=cache, need_key=need_key)
+
+
+def _articles_open(project: Project) -> bool:
+    from generator.batch import run as batch_run
+
+    return any(r.kind == "article" for r in batch_run.open_records(project, held=True))
+
+
+def _articles_exported(project: Project) -> bool:
+    from generator.batch import BatchStore
+
+    records = BatchStore(project.workspace.state_dir).load_all()
+    return any(r.kind == "article" and r.state == "exported" for r in records)
+
+
 def _limits(max_requests: int | None, max_bytes: int | None):
     from generator.batch import Limits
 
@@ -102,6 +124,8 @@ def run_batch_generate(
     dry_run: bool,
     no_cache: bool,
     *,
+    slugs: list[str] | None = None,
+    guides: bool = True,
     batch: bool,
     wait: bool,
     batch_export: Path | None,
@@ -111,7 +135,11 @@ def run_batch_generate(
     batch_max_requests: int | None,
     batch_max_bytes: int | None,
 ) -> bool:
-    """Run one of generate --batch, --batch-export or --batch-import; True when all went well."""
+    """Run one of generate --batch, --batch-export or --batch-import; True when all went well.
+
+    With --batch, slugs names the articles to submit too ([]: every article, None: none), in
+    batch files of their own; guides=False submits articles only.
+    """
     from generator.batch import run as batch_run
 
     ok = report_source_problems(project) == 0
@@ -120,18 +148,28 @@ def run_batch_generate(
         fail("--dry-run prints the batch estimate without --batch; drop --batch", 2)
     if batch_export is not None:
         drafter = _drafter(project, model, need_key=False, cache=not no_cache)
+        articles = None
+        if slugs is not None:
+            articles = _article_drafter(project, model, cache=not no_cache, need_key=False)
         records, cached = batch_run.run_with(
-            drafter, _export(batch_run, project, drafter, ids, force, batch_export)
+            drafter,
+            _export(batch_run, project, drafter, ids, force, batch_export, guides, articles, slugs),
+            articles,
         )
+        for key, reason in sorted(cached.failed.items()):
+            failed(key, reason)
         count = sum(record.count for record in records)
         click.echo(
             f"wrote {plural(count, 'request')} to {batch_export}; {len(cached.written)} from cache"
         )
-        return ok
+        return ok and not cached.failed
     if batch_import is not None:
         drafter = _drafter(project, model, need_key=False)
+        articles = None
+        if _articles_exported(project):
+            articles = _article_drafter(project, model, need_key=False)
         report = batch_run.run_with(
-            drafter, batch_run.import_answers(project, drafter, batch_import)
+            drafter, batch_run.import_answers(project, drafter, batch_import, articles), articles
         )
         report.status = "imported"
 
@@ -139,12 +177,31 @@ def run_batch_generate(
             batch_id = str(batch_import)
 
         return print_collected(_Named, report) and ok
-    drafter = _drafter(project, model, cache=not no_cache)
-    click.echo(f"backend: openai via batch (model {drafter.model})")
-    started = batch_run.run_with(
-        drafter,
-        batch_run.start(project, drafter, list(ids) or None, force, limits, _submitted),
-    )
+    if guides:
+        drafter = _drafter(project, model, cache=not no_cache)
+        click.echo(f"backend: openai via batch (model {drafter.model})")
+        started = batch_run.run_with(
+            drafter,
+            batch_run.start(project, drafter, list(ids) or None, force, limits, _submitted),
+        )
+        _print_started(started)
+    if slugs is not None:
+        articles = _article_drafter(project, model, cache=not no_cache)
+        click.echo(f"articles: openai via batch (model {articles.model})")
+        started = batch_run.run_with(
+            articles,
+            batch_run.start_articles(project, articles, slugs or None, force, limits, _submitted),
+        )
+        for key, reason in sorted(started.cached.failed.items()):
+            failed(key, reason)
+        ok = ok and not started.cached.failed
+        _print_started(started)
+    if not wait:
+        return ok
+    return wait_and_collect(project, model, limits, poll, finish_online) and ok
+
+
+def _print_started(started) -> None:
     for notice in started.notices:
         warn(str(notice))
     for record in started.recovered:
@@ -159,13 +216,19 @@ def run_batch_generate(
         click.echo(f"{len(started.pending)} already in a submitted batch; not sent again")
     if not (started.submitted or started.resumed):
         click.echo(f"nothing to submit ({started.skipped} unchanged)")
-    if not wait:
-        return ok
-    return wait_and_collect(project, model, limits, poll, finish_online) and ok
 
 
-async def _export(batch_run, project, drafter, ids, force, target):
-    return batch_run.export(project, drafter, list(ids) or None, force, target)
+async def _export(batch_run, project, drafter, ids, force, target, guides, articles, slugs):
+    return batch_run.export(
+        project,
+        drafter,
+        list(ids) or None,
+        force,
+        target,
+        guides=guides,
+        articles=articles,
+        slugs=slugs or None,
+    )
 
 
 def wait_and_collect(project, model, limits, poll: float, finish_online: bool) -> bool:
@@ -173,6 +236,7 @@ def wait_and_collect(project, model, limits, poll: float, finish_online: bool) -
     from generator.batch import run as batch_run
 
     drafter = _drafter(project, model)
+    articles = _article_drafter(project, model) if _articles_open(project) else None
     terminal = sys.stderr.isatty()
 
     def progress(records) -> None:
@@ -195,8 +259,9 @@ def wait_and_collect(project, model, limits, poll: float, finish_online: bool) -
         on_progress=progress,
         on_collected=collected,
         finish=finish_online,
+        articles=articles,
     )
-    results, online = batch_run.run_with(drafter, work)
+    results, online = batch_run.run_with(drafter, work, articles)
     return print_online(online) and all(not report.failed for _, report in results)
 
 
@@ -262,10 +327,13 @@ def collect_command(ctx: Context, name, model, finish_online, batch_max_requests
 
     project = ctx.project
     drafter = _drafter(project, model)
+    articles = _article_drafter(project, model) if _articles_open(project) else None
     limits = _limits(batch_max_requests, batch_max_bytes)
 
-    work = batch_run.collect_and_finish(project, drafter, limits, only=name, finish=finish_online)
-    done, online = batch_run.run_with(drafter, work)
+    work = batch_run.collect_and_finish(
+        project, drafter, limits, only=name, finish=finish_online, articles=articles
+    )
+    done, online = batch_run.run_with(drafter, work, articles)
     ok = print_online(online)
     for record, report in done:
         if report.status not in ("completed", "expired", "failed", "cancelled"):

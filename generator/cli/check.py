@@ -15,7 +15,10 @@ from generator.core import plural
 
 @cli.command()
 @click.argument(
-    "ids", nargs=-1, callback=guide_ids, help="Guide ids to check (default: every guide)."
+    "ids",
+    nargs=-1,
+    callback=guide_ids,
+    help="Guide or article:SLUG ids to check (default: every guide and article).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print findings as JSON.")
 @click.option("--rules", "list_rules", is_flag=True, help="List every rule and exit.")
@@ -37,19 +40,33 @@ def check(
         for rule in RULE_DOCS:
             click.echo(f"{rule.id:26} {rule.severity:7} [{', '.join(rule.sections)}] {rule.doc}")
         return
+    from generator.review.articles import check_articles, split_ids
+
     warnings: list[str] = []
-    results = check_guides(ctx.project, ids, jobs=jobs, warnings=warnings)
+    guide_ids_, slugs = split_ids(ids)
+    results = (
+        check_guides(ctx.project, guide_ids_, jobs=jobs, warnings=warnings)
+        if guide_ids_ or not slugs
+        else []
+    )
     for warning in warnings:
         warn(str(warning))
+    kinds = {result.id: "guide" for result in results}
+    if slugs or not ids:
+        articles = check_articles(ctx.project, slugs or None)
+        kinds.update({result.id: "article" for result in articles})
     if judge:
         from generator.checks import judge_guides
 
         opinions = judge_guides(ctx.project, [r.id for r in results if r.status != "missing"])
         for result in results:
             result.findings.extend(opinions.get(result.id, []))
+    if slugs or not ids:
+        results += articles
     failed = bool(blocked(results))
     if as_json:
-        click.echo(json.dumps({"guides": [result.as_json() for result in results]}, indent=2))
+        rows = [{**result.as_json(), "kind": kinds[result.id]} for result in results]
+        click.echo(json.dumps({"guides": rows}, indent=2))
     else:
         for result in results:
             click.echo(

@@ -77,10 +77,12 @@ def guide_ids(_ctx: click.Context, _param: click.Parameter, value):
     from generator.sources import is_valid_id
 
     for item in value if isinstance(value, tuple) else (value,):
-        if item is not None and not is_valid_id(item):
+        # An article's id is article:SLUG, its slug following the same rule.
+        plain = item[len("article:") :] if item and item.startswith("article:") else item
+        if item is not None and not is_valid_id(plain):
             raise click.BadParameter(
                 f"{item!r} is not a guide id: use 1-80 characters of a-z, 0-9 and '-' "
-                "(not a path, not a reserved name such as con or nul)"
+                "(not a path, not a reserved name such as con or nul), or article:SLUG"
             )
     return value
 

@@ -37,12 +37,12 @@ batch_options = [
     click.option(
         "--batch-export",
         type=click.Path(dir_okay=False, path_type=Path),
-        help="Write the requests to this JSONL file to submit yourself; send nothing.",
+        help="Write the requests (guides, then articles) to this JSONL file; send nothing.",
     ),
     click.option(
         "--batch-import",
         type=click.Path(dir_okay=False, exists=True, path_type=Path),
-        help="Read the answers of an exported batch from this JSONL file.",
+        help="Read the answers to an exported file (guides and articles) from this JSONL file.",
     ),
     click.option("--finish-online", is_flag=True, help="Re-ask rejected answers online."),
     click.option(
@@ -276,6 +276,10 @@ def run_revise(
     if len(ids) != 1:
         fail("--revise takes exactly one guide id", 2)
     guide_id = ids[0]
+    if guide_id.startswith("article:"):
+        from generator.cli.articles import run_article_revise
+
+        return run_article_revise(project, guide_id, note, backend, model, no_cache)
     if not (note or "").strip():
         try:
             state = read_state(project, guide_id)
@@ -312,7 +316,10 @@ def run_revise(
 
 @cli.command()
 @click.argument(
-    "ids", nargs=-1, callback=guide_ids, help="Guide ids to draft (default: every record)."
+    "ids",
+    nargs=-1,
+    callback=guide_ids,
+    help="Guide ids or article:SLUG ids to draft (default: every record and article).",
 )
 @with_options(generate_options)
 @with_options(batch_options)
@@ -340,14 +347,43 @@ def generate(
             fail("--revise drafts one guide online; it takes no --dry-run or batch option", 2)
         run_revise(project, ids, note, backend, model, no_cache)
         return
-    if batch["batch"] or batch["batch_export"] or batch["batch_import"]:
+    # Articles (article:SLUG) are drafted after the guides, by their own command path.
+    from generator.cli.articles import article_work, run_article_generate
+
+    ids, slugs, articles_only = article_work(project, ids)
+    files = batch["batch_export"] or batch["batch_import"]
+    if slugs is not None and articles_only and not (batch["batch"] or files):
+        ok = run_article_generate(
+            project, slugs, backend, model, concurrency, force, dry_run, no_cache
+        )
+        if not ok:
+            sys.exit(1)
+        return
+    if batch["batch"] or files:
         from generator.cli.batch import run_batch_generate
 
         if backend == "offline":
             fail("batch files need the openai backend", 2)
-        ok = run_batch_generate(project, ids, model, force, dry_run, no_cache, **batch)
+        ok = run_batch_generate(
+            project,
+            ids,
+            model,
+            force,
+            dry_run,
+            no_cache,
+            slugs=slugs,
+            guides=not articles_only,
+            **batch,
+        )
     else:
         ok = run_generate(project, ids, backend, model, concurrency, force, dry_run, no_cache)
+        if slugs is not None:
+            ok = (
+                run_article_generate(
+                    project, slugs, backend, model, concurrency, force, dry_run, no_cache
+                )
+                and ok
+            )
     if not ok:
         sys.exit(1)
 

@@ -33,6 +33,15 @@ def review() -> None:
     """Review guides: list, diff, approve, reject, withdraw, audit log, web page."""
 
 
+def _target(ctx: Context, guide_id: str | None):
+    """Return the project (an article's view of it for article:SLUG) and the id within it."""
+    if guide_id is not None and guide_id.startswith("article:"):
+        from generator.review.articles import article_view
+
+        return article_view(ctx.project), guide_id[len("article:") :]
+    return ctx.project, guide_id
+
+
 def _flag_text(row) -> str:
     return ", ".join(row.flags.labels()) or "-"
 
@@ -45,11 +54,22 @@ def _flag_text(row) -> str:
     help="Only guides in this review status.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print rows as JSON.")
+@click.option(
+    "--kind",
+    type=click.Choice(["guide", "article"]),
+    default=None,
+    help="Only guides or only articles (default: both).",
+)
 @pass_ctx
-def review_list(ctx: Context, status: str | None, as_json: bool) -> None:
-    """List guides with status, flags and finding counts."""
+def review_list(ctx: Context, status: str | None, as_json: bool, kind: str | None) -> None:
+    """List guides and articles with status, flags and finding counts."""
+    from generator.review.articles import article_queue
+    from generator.review.queue import index_row
+
     warnings: list[str] = []
-    rows = review_mod.queue_index(ctx.project, status, warnings)
+    rows = review_mod.queue_index(ctx.project, status, warnings) if kind != "article" else []
+    if kind != "guide":  # an article's row is the same, its id article:SLUG
+        rows += [index_row(item) for item in article_queue(ctx.project, status)]
     for warning in warnings:
         warn(str(warning))
     if as_json:
@@ -75,6 +95,9 @@ def review_list(ctx: Context, status: str | None, as_json: bool) -> None:
 @pass_ctx
 def review_show(ctx: Context, guide_id: str) -> None:
     """Show one guide's status, provenance, findings, evidence and text."""
+    if guide_id.startswith("article:"):
+        _show_article(ctx, guide_id)
+        return
     with findings_cache(ctx.project) as cache:
         findings_of = partial(cached_findings, ctx.project, cache)
         row = review_mod.inspect(ctx.project, guide_id, findings_of)
@@ -151,11 +174,12 @@ def review_show(ctx: Context, guide_id: str) -> None:
 @pass_ctx
 def review_diff(ctx: Context, guide_id: str, published: bool, word: bool) -> None:
     """Diff a guide against its previous revision, or the live version."""
+    project, within = _target(ctx, guide_id)
     if published:
-        diff = review_mod.diff_published(ctx.project, guide_id)
+        diff = review_mod.diff_published(project, within)
         missing = "no approved or published version to compare with"
     else:
-        diff = review_mod.diff_previous(ctx.project, guide_id)
+        diff = review_mod.diff_previous(project, within)
         missing = "no previous revision: this is the first version"
     if diff is None:
         click.echo(f"{guide_id}: {missing}")
@@ -224,6 +248,12 @@ def review_approve(ctx: Context, guide_ids, by: str | None, note: str | None, cl
     if not guide_ids and not clean:
         fail("name the guides to approve, or pass --clean to approve every clean draft", 2)
     by = _reviewer(ctx, by)
+    articles = [g for g in guide_ids if g.startswith("article:")]
+    if articles:
+        _approve_articles(ctx, articles, by, note)
+        guide_ids = tuple(g for g in guide_ids if not g.startswith("article:"))
+        if not guide_ids:
+            return
     project = ctx.project
     project.guides.check_writable()  # fail before any change, not once per guide
     repaired, problems = review_mod.repair(project)
@@ -265,7 +295,8 @@ def review_approve(ctx: Context, guide_ids, by: str | None, note: str | None, cl
 def review_reject(ctx: Context, guide_id: str, by: str | None, note: str) -> None:
     """Reject a draft with a note."""
     by = _reviewer(ctx, by)
-    _apply(ctx.project, partial(review_mod.reject, ctx.project), [guide_id], by=by, note=note)
+    project, within = _target(ctx, guide_id)
+    _apply(project, partial(review_mod.reject, project), [within], by=by, note=note)
 
 
 @review.command("withdraw")
@@ -281,8 +312,9 @@ def review_reject(ctx: Context, guide_id: str, by: str | None, note: str) -> Non
 def review_withdraw(ctx: Context, guide_id: str, by: str | None, reason: str) -> None:
     """Take a guide off the next publish."""
     by = _reviewer(ctx, by)
-    action = partial(review_mod.withdraw, ctx.project)
-    _apply(ctx.project, action, [guide_id], by=by, reason=reason)
+    project, within = _target(ctx, guide_id)
+    action = partial(review_mod.withdraw, project)
+    _apply(project, action, [within], by=by, reason=reason)
 
 
 @review.command("comment")
@@ -333,7 +365,8 @@ def _remark(write):
 @pass_ctx
 def review_log(ctx: Context, guide_id: str | None, as_json: bool) -> None:
     """Print the audit trail, oldest first; report unreadable lines and show the rest."""
-    trail = review_mod.audit_log(ctx.project, guide_id)
+    project, within = _target(ctx, guide_id)
+    trail = review_mod.audit_log(project, within)
     for problem in trail.problems:
         if problem.rule == "audit.torn":
             warn(str(problem))
@@ -392,3 +425,69 @@ def review_serve(ctx: Context, host: str, port: int, allow_hosts: tuple[str, ...
         server.serve_forever()
     except KeyboardInterrupt:
         click.echo("stopped")
+
+
+def _approve_articles(ctx: Context, ids: list[str], by: str, note: str | None) -> None:
+    """Approve articles: the exact text, refused while their checks report errors."""
+    from generator.review.articles import article_view
+
+    view = article_view(ctx.project)
+    slugs = [guide_id[len("article:") :] for guide_id in ids]
+    view.guides.check_writable()
+    outcomes, refused = review_mod.approve_many(
+        view, slugs, by=by, note=note, findings_of=view.findings
+    )
+    for exc in refused:
+        error(f"article:{exc}" if not str(exc).startswith("article:") else str(exc), "refused:")
+    for outcome in outcomes:
+        click.echo(
+            f"{paint('article:' + outcome.guide_id, 'id')}: {outcome.from_state} -> "
+            f"{paint(outcome.to_state, 'success')} ({outcome.content_hash[:12]})"
+        )
+    if refused:
+        sys.exit(1)
+
+
+def _show_article(ctx: Context, guide_id: str) -> None:
+    """Show an article: status, provenance, findings, each block beside its own record."""
+    from generator.review.articles import article_view, review_article
+
+    view = article_view(ctx.project)
+    slug = guide_id[len("article:") :]
+    row = review_article(view, slug)
+    if row.doc is None:
+        fail(row.problem or f"no article {guide_id!r}")
+    made = row.doc.meta.provenance
+    click.echo(f"{row.id}: {row.status}" + (f" ({_flag_text(row)})" if row.flags.labels() else ""))
+    click.echo(f"  content   {row.doc.content_hash}")
+    click.echo(
+        f"  made by   {made.backend}"
+        + (f" {made.model}" if made.model else "")
+        + f" at {made.generated_at}; prompt {made.prompt_hash[:12]}; inputs {made.source_hash[:12]}"
+    )
+    if row.state and row.state.by:
+        click.echo(f"  {row.status} by {row.state.by} at {row.state.at}")
+    click.echo(f"  revisions {len(view.guides.revisions(slug))}")
+    if row.problem:
+        warn(row.problem)
+    click.echo(f"findings: {plural(row.errors, 'error')}, {plural(row.warnings, 'warning')}")
+    for f in row.findings:
+        click.echo(
+            f"  {paint(f'{f.severity:7}', f.severity)} {f.rule:24} [{f.section}] {f.message}"
+        )
+    from generator.review.articles import block_evidence
+
+    for block in block_evidence(view, row.doc):
+        source = block["source"]
+        claims = block["claims"]
+        click.echo(
+            f"figures and quotes in the block of {source.key} ({source.company}), against its "
+            f"own record: {len(claims)}"
+        )
+        for claim in claims:
+            where = ", ".join(sorted({span.field for span in claim.spans})) or "NOT FOUND"
+            click.echo(f"  {claim.kind:6} {claim.text!r}: {where}")
+    for evidence in row.doc.meta.evidence:
+        click.echo(f"  quote for {evidence.source}: {evidence.quote!r}")
+    click.echo("")
+    click.echo(row.doc.body)

@@ -15,6 +15,7 @@ from generator.core import collector
 # Each command's module, imported only when the command runs, and the summary that
 # `prepguide --help` shows without importing it (tests/test_generate_cli.py keeps them equal).
 COMMANDS = {
+    "articles": ("articles", "Career articles: read several write-ups side by side."),
     "batch": ("batch", "OpenAI batches: status, list, collect, cancel."),
     "build": ("site", "Generate, check and publish: the main job."),
     "check": ("check", "Check guides against their records; exit 1 on any error finding."),

@@ -33,6 +33,8 @@ def print_published(project: Project, published: Published) -> None:
     out_dir, preview, report = published.out_dir, published.preview, published.report
     drafts = f", {plural(len(report.drafts), 'draft')}" if preview else ""
     guides = plural(len(report.guides), "guide")
+    if report.articles:
+        guides += f", {plural(len(report.articles), 'article')}"
     click.echo(
         f"{paint('published', 'success')} {guides}{drafts} in {plural(len(report.pages), 'page')} "
         f"({report.written} changed, {len(report.removed)} removed"
@@ -154,6 +156,14 @@ def build(ctx: Context, preview: bool, backend, model, concurrency, no_cache, jo
                 click.echo(f"note: {note}")
         elif isinstance(result, Checked):
             print_checked(result)
+        elif isinstance(result, pipeline.ArticleGeneration):
+            report = result.report
+            click.echo(
+                f"articles: generated {len(report.generated)}, skipped {len(report.skipped)} "
+                f"unchanged, failed {len(report.failed)}"
+            )
+            for key, reason in sorted(report.failed.items()):
+                warn(f"{key}: {reason}")
         else:
             print_published(project, result)
 

@@ -239,6 +239,17 @@ class DigestWords(_Words):
     empty: Text
     more: Text
     description: Text
+    articles_only: Count
+
+
+class ArticleWords(_Words):
+    kicker: Text
+    account: Text
+    our_guide: Text
+    interpretation: Text
+    description: Text
+    feed_summary: Text
+    links: Text
 
 
 class ListingWords(_Words):
@@ -270,6 +281,7 @@ class MailWords(_Words):
     reason: Text
     unsubscribe: Text
     unsubscribe_at: Text
+    read_article: Text
 
 
 class Catalogue(_Words):
@@ -288,6 +300,7 @@ class Catalogue(_Words):
     hub: HubWords
     companies: CompanyWords
     digest: DigestWords
+    article: ArticleWords
     listing: ListingWords
     search: SearchWords
     not_found: NotFoundWords

@@ -116,7 +116,11 @@ class WorkerMap:
             if self.share:
                 self._results = self._shared(chunks)
             else:
-                futures = [self._pool.submit(_run_chunk, chunk) for chunk in chunks]
+                try:
+                    futures = [self._pool.submit(_run_chunk, chunk) for chunk in chunks]
+                except BrokenProcessPool as exc:  # a worker died while chunks were handed out
+                    self.__exit__(None, None, None)
+                    raise _died() from exc
                 done = futures if self.ordered else as_completed(futures)
                 self._results = (future.result() for future in done)
         return self
@@ -155,10 +159,7 @@ class WorkerMap:
             for chunk in self._results:
                 yield from chunk
         except BrokenProcessPool as exc:
-            raise WorkerError(
-                "a worker process died (killed, or out of memory); run again, or with --jobs 1",
-                rule="workers",
-            ) from exc
+            raise _died() from exc
 
     def __exit__(self, *exc: object) -> None:
         global _task
@@ -167,3 +168,10 @@ class WorkerMap:
             self._pool = None
             collector.release(self._outermost_freeze)
         _task = None
+
+
+def _died() -> WorkerError:
+    return WorkerError(
+        "a worker process died (killed, or out of memory); run again, or with --jobs 1",
+        rule="workers",
+    )

@@ -14,10 +14,11 @@ from generator.core.errors import ConfigError, PrepguideError
 from generator.core.fsio import atomic_write_bytes
 from generator.digest import journal
 from generator.digest.addresses import AddressError, parse_mailbox
-from generator.digest.issue import DigestIssue, Week, build_issue
+from generator.digest.issue import DigestArticle, DigestIssue, Week, build_issue
 from generator.digest.mail import frozen_message, header_problem
 from generator.guides.project import Project
-from generator.review import read_state
+from generator.review import live_version, read_state
+from generator.review.articles import article_view
 from generator.sources.records import Source
 
 LIVE_STATUSES = ("approved", "published")
@@ -52,6 +53,31 @@ def published_records(project: Project) -> tuple[list[tuple[Source, date]], list
     return found, problems
 
 
+def published_articles(project: Project) -> list[tuple[DigestArticle, date]]:
+    """Return each live article with the day it was first published."""
+    view = article_view(project)
+    base = project.settings.site.base_url.rstrip("/")
+    found = []
+    for slug in view.guides.ids():
+        try:
+            state = read_state(view, slug)
+            live = live_version(view, slug, state) if state is not None else None
+        except PrepguideError:
+            continue
+        if live is None or state is None or state.status not in LIVE_STATUSES:
+            continue
+        if state.first_published is None:
+            continue
+        article = DigestArticle(
+            slug=slug,
+            title=live.doc.meta.title,
+            companies=live.doc.meta.company,
+            url=f"{base}/articles/{slug}/",
+        )
+        found.append((article, state.first_published))
+    return found
+
+
 def guide_url(project: Project):
     """Return a function giving the absolute URL of a guide's page."""
     base = project.settings.site.base_url.rstrip("/")
@@ -66,6 +92,7 @@ def week_issue(project: Project, week: Week) -> DigestIssue:
         published,
         site_name=project.settings.site.name,
         guide_url=guide_url(project),
+        articles=published_articles(project),
         words=load_catalogue(
             project.settings.site.language, catalogue_reader(project.workspace.templates_dir)
         ),

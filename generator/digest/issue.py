@@ -86,6 +86,16 @@ class DigestGroup:
 
 
 @dataclass(frozen=True)
+class DigestArticle:
+    """A career article first published in the week: its title, companies and page."""
+
+    slug: str
+    title: str
+    companies: str
+    url: str
+
+
+@dataclass(frozen=True)
 class DigestIssue:
     """A week's issue: its opening sentence and its groups, empty when nothing was published.
 
@@ -97,6 +107,7 @@ class DigestIssue:
     site_name: str
     opening: str
     groups: tuple[DigestGroup, ...]
+    articles: tuple[DigestArticle, ...] = ()
     number: int = 1
     words: Catalogue = field(default_factory=english, repr=False, compare=False)
 
@@ -106,7 +117,7 @@ class DigestIssue:
 
     @property
     def empty(self) -> bool:
-        return not self.groups
+        return not self.groups and not self.articles
 
     @property
     def name(self) -> str:
@@ -183,30 +194,44 @@ def build_issue(
     *,
     site_name: str,
     guide_url,
+    articles: Sequence[tuple[DigestArticle, date]] = (),
     number: int | None = None,
     words: Catalogue | None = None,
 ) -> DigestIssue:
     """Build the issue of a week from (record, first-published date) pairs.
 
-    number is the issue's number when the caller knows it (else counted from the pairs); words
-    are the catalogue its name and subject are written in (English by default).
+    articles are the (article, first-published date) pairs of the career articles; number is
+    the issue's number when the caller knows it (else counted from the pairs); words are the
+    catalogue its name and subject are written in (English by default).
     """
     words = words or english()
     if number is None:
-        number = issue_number(week, (day for _, day in published))
+        days = [day for _, day in published] + [day for _, day in articles]
+        number = issue_number(week, days)
     chosen = sorted(
         (source for source, day in published if week.holds(day)),
         key=lambda source: (-(source.published or date.min).toordinal(), source.key),
     )
+    fresh = tuple(sorted((a for a, day in articles if week.holds(day)), key=lambda a: a.slug))
     if not chosen:
-        opening = words.digest.no_issue.format(week=week.label)
+        if fresh:
+            opening = words.digest.articles_only.of(len(fresh))
+        else:
+            opening = words.digest.no_issue.format(week=week.label)
         return DigestIssue(
-            week=week, site_name=site_name, opening=opening, groups=(), number=number, words=words
+            week=week,
+            site_name=site_name,
+            opening=opening,
+            groups=(),
+            articles=fresh,
+            number=number,
+            words=words,
         )
     groups = group_by_topic(chosen)
     return DigestIssue(
         week=week,
         site_name=site_name,
+        articles=fresh,
         number=number,
         words=words,
         opening=opening_sentence(chosen, groups, words),

@@ -74,3 +74,43 @@ def content_checker(project: Project):
         return draft_findings(project, source, draft)
 
     return check
+
+
+def make_article_drafter(
+    project: Project,
+    backend: str,
+    model: str | None = None,
+    *,
+    cache: bool = True,
+    need_key: bool = True,
+) -> Drafter:
+    """Build the article drafter for a backend name (each loaded only when chosen)."""
+    if backend == "offline":
+        from generator.drafting.article_offline import OfflineArticleDrafter
+        from generator.drafting.playbook import load_playbook
+
+        playbook, text = load_playbook(project.workspace.prompts_dir)
+        return OfflineArticleDrafter(playbook, text)  # type: ignore[return-value]
+    if backend != "openai":
+        raise ConfigError(
+            f"unknown backend {backend!r}; use auto, offline or openai", rule="backend"
+        )
+    from generator.drafting.article_openai import open_article_drafter
+    from generator.drafting.article_prompts import ArticlePromptSet
+    from generator.llm.client import api_key
+
+    prompts = ArticlePromptSet(project.workspace.prompts_dir, project.settings.site.name)
+
+    def check(job, draft):
+        from generator.drafting.article_build import article_findings
+
+        return article_findings(project, job, draft)
+
+    return open_article_drafter(  # type: ignore[return-value]
+        project,
+        openai_model(project, model),
+        prompts,
+        key=api_key(need_key=need_key),
+        cache=cache,
+        checker=check,
+    )

@@ -178,7 +178,11 @@ class Verdict:
         return error_lines(self.rule, self.errors)
 
 
-def judge(completion: Completion, source: Source) -> Verdict:
+def judge(
+    completion: Completion,
+    source: Source,
+    content_judge: Callable[[str, Source], Verdict] | None = None,
+) -> Verdict:
     """Judge a validated completion exactly as the online path does, for any transport."""
     if not completion.choices:
         return Verdict("error: no choices", failure="the model returned no choices")
@@ -189,7 +193,7 @@ def judge(completion: Completion, source: Source) -> Verdict:
         return Verdict("content_filter", failure="the answer was blocked by the content filter")
     if choice.finish_reason == "length":
         return Verdict("length")
-    return judge_content(choice.message.content or "", source)
+    return (content_judge or judge_content)(choice.message.content or "", source)
 
 
 def judge_content(content: str, source: Source) -> Verdict:
@@ -259,6 +263,8 @@ class OpenAIDrafter:
 
     backend = "openai"
     version = DRAFTER_VERSION
+    # The structured output asked for; a drafter of another kind of text sets its own.
+    response_format: dict[str, Any] = RESPONSE_FORMAT
 
     def __init__(
         self,
@@ -282,7 +288,11 @@ class OpenAIDrafter:
         self._log_commit: asyncio.TimerHandle | None = None
         self._closed = False
         self.notices = [store.notice for store in (cache, log) if store and store.notice]
-        self._schema_tokens = len(json.dumps(RESPONSE_FORMAT)) // 4
+        self._schema_tokens = len(json.dumps(self.response_format)) // 4
+
+    def judge_content(self, content: str, source: Source) -> Verdict:
+        """Judge the text of an answer: a draft, or what is wrong with it."""
+        return judge_content(content, source)
 
     def estimate_prompt_tokens(self, source: Source) -> int:
         """Estimate the prompt tokens of a first request at about four characters a token."""
@@ -294,14 +304,14 @@ class OpenAIDrafter:
         return {
             "model": self.model,
             "messages": messages,
-            "response_format": RESPONSE_FORMAT,
+            "response_format": self.response_format,
             "max_completion_tokens": max_tokens or self.max_tokens,
         }
 
     def cache_key(self, messages: list) -> str:
         """Return the cache key of a request with these messages (a re-ask's hold findings)."""
         params = {"max_completion_tokens": self.max_tokens}
-        return request_key(self.model, messages, RESPONSE_FORMAT, params)
+        return request_key(self.model, messages, self.response_format, params)
 
     def first_messages(self, source: Source, revision: Revision | None = None) -> list:
         """Return the messages of a first request: the record, and a revision request if any."""
@@ -340,7 +350,7 @@ class OpenAIDrafter:
                 return None
             rounds.calls += 1
             rounds.add(hit.usage)
-            step = self._settle(source, rounds, judge_content(hit.content, source))
+            step = self._settle(source, rounds, self.judge_content(hit.content, source))
             self.log_call(source, rounds.calls, outcome=step.outcome, cached=True)
             if step.error is not None:
                 raise step.error
@@ -398,7 +408,7 @@ class OpenAIDrafter:
             completion = answer.completion
             spent = completion.usage.model_dump() if completion.usage is not None else {}
             rounds.add(spent)
-            verdict = judge(completion, source)
+            verdict = judge(completion, source, self.judge_content)
             if verdict.outcome == "length":
                 self._log_completion(source, rounds.calls, answer, "length")
                 if bumped:

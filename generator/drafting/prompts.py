@@ -77,10 +77,12 @@ def fence_for(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-def _used_templates(env: jinja2.Environment, texts: dict[str, str]) -> list[str]:
+def _used_templates(
+    env: jinja2.Environment, texts: dict[str, str], required: tuple[str, ...] = REQUIRED
+) -> list[str]:
     """Return the required templates and every template they include, extend or import."""
     used: list[str] = []
-    todo = list(REQUIRED)
+    todo = list(required)
     while todo:
         name = todo.pop()
         if name in used or name not in texts:
@@ -95,6 +97,11 @@ def _used_templates(env: jinja2.Environment, texts: dict[str, str]) -> list[str]
 class PromptSet:
     """The system, user and repair templates, versioned by the content of those in use."""
 
+    # The templates of this kind of text (an article's prompts set their own).
+    required: tuple[str, ...] = REQUIRED
+    system_name = SYSTEM
+    user_name = USER
+
     def __init__(
         self, prompts_dir: Path, site_name: str = "Prepguide", defaults: Traversable | None = None
     ) -> None:
@@ -102,7 +109,7 @@ class PromptSet:
         self.site_name = site_name
         files = PromptFiles(prompts_dir, defaults)
         texts = {name: files.read(name) for name in files.names(".j2")}
-        missing = [name for name in REQUIRED if texts.get(name) is None]
+        missing = [name for name in self.required if texts.get(name) is None]
         if missing:
             raise ConfigError(
                 f"missing prompt template(s) {', '.join(missing)}; "
@@ -118,9 +125,9 @@ class PromptSet:
             keep_trailing_newline=False,
         )
         try:
-            used = _used_templates(env, texts)
-            self._system = env.get_template(SYSTEM)
-            self._user = env.get_template(USER)
+            used = _used_templates(env, texts, self.required)
+            self._system = env.get_template(self.system_name)
+            self._user = env.get_template(self.user_name)
             self._repair = env.get_template(REPAIR)
             self._revise = env.get_template(REVISE)
         except jinja2.TemplateSyntaxError as exc:

@@ -73,6 +73,17 @@ class ReportedEvidence(BaseModel):
 
     text: str
     quote: str
+    source: str | None = None  # in an article: the record of the block it belongs to
+
+
+class ArticleSource(BaseModel):
+    """A record an article was drafted from, as it was then (a change flags the article)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    company: str
+    source_hash: str
 
 
 class GuideMeta(BaseModel):
@@ -89,6 +100,9 @@ class GuideMeta(BaseModel):
     generated_hash: str = Field(description="Hash of the body as the drafter wrote it.")
     findings: list[Finding] = []
     evidence: list[ReportedEvidence] = []
+    kind: Literal["guide", "article"] = "guide"
+    sources: list[ArticleSource] = []  # an article's records, in its order
+    query: str | None = None  # an article's source query, as it was resolved
 
 
 @dataclass
@@ -117,6 +131,13 @@ def serialize(doc: GuideDoc) -> str:
             del data["provenance"][name]
     if not data.get("evidence"):
         data.pop("evidence", None)
+    for item in data.get("evidence", []):
+        if item["source"] is None:
+            del item["source"]
+    if data["kind"] == "guide":
+        del data["kind"], data["sources"], data["query"]
+    elif data["query"] is None:
+        del data["query"]
     if not data["provenance"]["generic_lesson"]:
         del data["provenance"]["generic_lesson"]
     if data["provenance"]["rounds"] == 1 and not data["provenance"]["repairs"]:

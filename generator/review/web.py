@@ -21,6 +21,7 @@ from generator.core.errors import ConfigError, PrepguideError
 from generator.core.names import plural
 from generator.guides.markdown import to_html
 from generator.guides.project import Project
+from generator.review import articles as review_articles
 from generator.review import spans
 from generator.sources.records import is_valid_id
 
@@ -160,6 +161,7 @@ def create_app(
             ok=ok,
             message=message,
             emptied=emptied,
+            articles=review_articles.article_queue(project()),
         )
         return page, code
 
@@ -321,6 +323,69 @@ def create_app(
     @app.post("/guides/<guide_id>/withdraw")
     def withdraw(guide_id: str):
         return act(guide_id, review.withdraw, "withdrawn", reason=request.form.get("reason", ""))
+
+    def article_page(slug: str, message: str | None = None, ok: str | None = None, code=200):
+        view = review_articles.article_view(project())
+        if not is_valid_id(slug) or slug not in view.guides.ids():
+            abort(404, f"no article {slug!r}")
+        row = review_articles.review_article(view, slug)
+        page = render_template(
+            "review/article.html",
+            row=row,
+            slug=slug,
+            html=Markup(to_html(row.doc.body)) if row.doc else Markup(""),
+            blocks=review_articles.block_evidence(view, row.doc) if row.doc else [],
+            message=message,
+            ok=ok,
+            reasons=review.WITHDRAW_REASONS,
+            reviewer=review.default_reviewer(view.settings, os.environ) or "",
+        )
+        return page, code
+
+    @app.get("/articles/<slug>")
+    def article(slug: str):
+        done = request.args.get("done")
+        return article_page(slug, ok=DONE.get(done) if done else None)
+
+    def act_article(slug: str, action, done: str, **kwargs):
+        """Run a review action on an article, then show it again."""
+        checked_form()
+        view = review_articles.article_view(project())
+        if not is_valid_id(slug) or slug not in view.guides.ids():
+            abort(404, f"no article {slug!r}")
+        try:
+            action(view, slug, by=request.form.get("by", ""), **kwargs)
+        except PrepguideError as exc:
+            return article_page(slug, message=f"Refused: {exc.message}", code=409)
+        return redirect(url_for("article", slug=slug, done=done), code=303)
+
+    @app.post("/articles/<slug>/approve")
+    def approve_article(slug: str):
+        view = review_articles.article_view(project())
+        return act_article(
+            slug,
+            review.approve,
+            "approved",
+            note=request.form.get("note") or None,
+            expected_hash=request.form.get("content_hash") or None,
+            findings_of=view.findings,
+        )
+
+    @app.post("/articles/<slug>/reject")
+    def reject_article(slug: str):
+        return act_article(
+            slug,
+            review.reject,
+            "rejected",
+            note=request.form.get("note", ""),
+            expected_hash=request.form.get("content_hash") or None,
+        )
+
+    @app.post("/articles/<slug>/withdraw")
+    def withdraw_article(slug: str):
+        return act_article(
+            slug, review.withdraw, "withdrawn", reason=request.form.get("reason", "")
+        )
 
     @app.errorhandler(400)
     @app.errorhandler(403)

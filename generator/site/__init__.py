@@ -23,6 +23,7 @@ from generator.core.config import CONFIG_NAME
 from generator.core.errors import PublishError
 from generator.core.workers import worker_count
 from generator.guides.project import Project
+from generator.site import articles as site_articles
 from generator.site import inputs, model, render, search, select, state, theme, write
 
 LOCK_TIMEOUT = 600.0
@@ -42,6 +43,7 @@ class PublishReport:
     problems: list[str] = field(default_factory=list)
     guides: list[str] = field(default_factory=list)
     drafts: list[str] = field(default_factory=list)
+    articles: list[str] = field(default_factory=list)  # live articles, as article:SLUG
     reused: bool = False
     # Live guides whose working file guides/<id>.md is gone; their approved text stays live.
     missing: list[str] = field(default_factory=list)
@@ -178,7 +180,11 @@ def _publish(
             )
         finally:
             store.close()
-        site = model.SiteModel(project, chosen.guides, topics, related, look, preview=preview)
+        picked = site_articles.select_articles(project, preview=preview, strict=strict)
+        site = model.SiteModel(
+            project, chosen.guides, topics, related, look, preview=preview, articles=picked.articles
+        )
+        site.problems += picked.problems
         facts = [g.facts for g in chosen.guides]
         # render: the input key of every page; when only some guides' own files changed and
         # no listing shows anything new of them, only their pages and the feed can change
@@ -240,11 +246,15 @@ def _publish(
                 "spare_files": writer.spare_files,
             }
 
-        report.left_out = chosen.left_out
+        report.left_out = {**chosen.left_out, **picked.left_out}
         report.missing = chosen.missing
-        report.flagged = chosen.flagged
+        report.flagged = {**chosen.flagged, **picked.flagged}
         report.problems = site.problems
         report.guides = sorted(g.id for g in chosen.guides if not g.draft)
+        report.articles = sorted(a.id for a in site.articles if not a.draft)
+        articles_marked = (  # the articles' publication, in their review state
+            [] if preview else site_articles.record_articles(project, site.articles)
+        )
         report.drafts = sorted(g.id for g in chosen.guides if g.draft)
         report.removed = removed
         report.pages = sorted(pages)
@@ -252,6 +262,8 @@ def _publish(
         after = dict(signatures)
         if marked:  # the publication is now in the review state
             inputs.refresh_signatures(project, after, marked)
+        if articles_marked:
+            inputs.refresh_signatures(site_articles.article_view(project), after, articles_marked)
         done = write.Manifest(
             fingerprint=inputs.input_fingerprint(f"{base}\0{look.key}", after),
             theme=look.key,

@@ -125,6 +125,20 @@ def feed_entries(model: SiteModel, bodies: Callable[[SiteGuide], str]) -> list[F
             updated=guide.updated,
         )
         for guide in sorted(feed_guides(model.guides), key=lambda g: g.id)
+    ] + [
+        FeedEntry(
+            url=model.page_url(article.href),
+            title=article.title,
+            author=model.site.name,
+            summary=model.words.article.feed_summary.format(
+                write_ups=model.words.counts.write_ups.of(len(article.sources))
+            ),
+            content_html=bodies(article),
+            published=article.updated,
+            updated=article.updated,
+        )
+        for article in model.articles
+        if not article.draft and article.updated
     ]
 
 
@@ -192,6 +206,7 @@ def render_sitemap(model: SiteModel) -> str:
     ]
     pages[0] = ("index.html", latest)
     pages += [(g.href, g.updated) for g in live]
+    pages += [(a.href, a.updated) for a in model.articles if not a.draft]
     topics = {t.slug: lastmod(t.sources) for t in model.topics}
     pages.append(("topics/index.html", newest(topics.values())))
     for topic in model.topics:

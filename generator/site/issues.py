@@ -66,6 +66,10 @@ def issue_view(model: SiteModel, page: IssuePage, link: Callable[[str], str]) ->
         "closes": page.week.sunday.isoformat(),
         "count": len(issue.items),
         "groups": groups,
+        "articles": [
+            {"title": a.title, "companies": a.companies, "href": link(a.url)}
+            for a in issue.articles
+        ],
     }
 
 

@@ -144,6 +144,7 @@ def _index_page(model: SiteModel, number: int, common: dict, preview: bool) -> P
         "canonical": model.page_url(relative),
         "banner": model.words.chrome.preview_banner if preview else None,
         "intro": _index_intro(model) if number == 1 else None,
+        "articles": _citing(model, None) if number == 1 else [],
         "guides": items,
         "pager": pager("", number, count),
     }
@@ -175,6 +176,15 @@ def _index_intro(model: SiteModel) -> dict:
         ],
         "company_count": len(model.companies),
     }
+
+
+def _citing(model: SiteModel, keys: set[str] | None) -> list[dict]:
+    """Link the live articles that cite any of these write-ups (None: every live article)."""
+    return [
+        {"title": a.title, "href": a.href}
+        for a in model.articles
+        if not a.draft and (keys is None or keys & {s.key for s in a.sources})
+    ]
 
 
 def _card_note(topic: Topic, model: SiteModel) -> str:
@@ -212,6 +222,7 @@ def _topic_page(
             "card_note": _card_note(topic, model),
             "field_label": getattr(model.words.topics, topic.field),
         },
+        articles=_citing(model, {s.key for s in topic.sources}) if number == 1 else [],
     )
 
 
@@ -316,6 +327,7 @@ def _company_page(
         card,
         (model.crumbs("companies/index.html"), name),
         company={"name": name, "sentence": sentence},
+        articles=_citing(model, {s.key for s in members}) if number == 1 else [],
     )
 
 

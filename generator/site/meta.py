@@ -23,6 +23,8 @@ from generator.site.assets import icon_name
 SCHEMA = "https://schema.org"
 MAX_DESCRIPTION = 300
 MAX_HEADLINE = 110  # Google shows no more of an Article's headline
+# The templates of the pages that are articles to link previews, and the context key of each.
+PIECES = {"guide.html": "guide", "article.html": "article"}
 SEARCH_PAGE = "search/index.html"
 TAGS = re.compile(r"<[^>]+>")
 HEADING = re.compile(r"<h2>.*?</h2>", re.S)
@@ -38,7 +40,7 @@ def page_meta(template: str, context: dict, words: Catalogue) -> dict:
     title, description, graph = maker(context, home, url, words)
     description = clip(" ".join(description.split()))
     icon, icon_type = icon_name(site)
-    guide = context.get("guide") if template == "guide.html" else None
+    guide = context.get(PIECES[template]) if template in PIECES else None
     return {
         "title": title,
         "description": description,
@@ -169,6 +171,39 @@ def _guide(context: dict, home: str, url: str, words: Catalogue) -> tuple[str, s
     return guide["title"], description, [article, breadcrumbs(trail)]
 
 
+def _article(context: dict, home: str, url: str, words: Catalogue) -> tuple[str, str, list[dict]]:
+    """A career article: described by its first reported sentence (else its angle), citing
+    every original of every write-up it reads."""
+    article = context["article"]
+    reported = next(iter(article["accounts"]), None)
+    description = ""
+    if reported is not None:
+        description = first_sentence(plain_text(HEADING.sub("", str(reported["html"]))))
+    description = description or article.get("angle") or context.get("description") or ""
+    site = organization(context, home)
+    found = {
+        "@type": "Article",
+        "@id": f"{url}#article",
+        "headline": clip(article["title"], MAX_HEADLINE),
+        "description": clip(description),
+        "url": url,
+        "mainEntityOfPage": url,
+        "author": site,
+        "publisher": site,
+        "image": site["logo"],
+        "about": [{"@type": "Organization", "name": name} for name in article["company_names"]],
+        "isBasedOn": [item["url"] for item in article["originals"] if item["url"]],
+        "citation": [_citation(item) for item in article["originals"]],
+    }
+    published = article.get("first_published") or article.get("updated")
+    if published:
+        found["datePublished"] = published
+    if article.get("updated"):
+        found["dateModified"] = article["updated"]
+    trail = trail_of(context, home, url)
+    return article["title"], description, [found, breadcrumbs(trail)]
+
+
 def _citation(item: dict) -> dict:
     work = {"@type": "CreativeWork", "name": item["title"]}
     if item["url"]:
@@ -253,6 +288,7 @@ def _plain_page(
 
 MAKERS: dict[str, Maker] = {
     "guide.html": _guide,
+    "article.html": _article,
     "index.html": _index,
     "hub.html": _section_page("topics"),
     "company.html": _section_page("companies"),

@@ -15,7 +15,7 @@ from markupsafe import Markup
 from generator.core.catalogue import Catalogue
 from generator.core.config import SiteSettings
 from generator.core.urls import url_path
-from generator.digest.issue import DigestIssue, Week, build_issue, week_of
+from generator.digest.issue import DigestArticle, DigestIssue, Week, build_issue, week_of
 from generator.guides.markdown import safe_link
 from generator.guides.project import Project
 from generator.site.pages import content_key as content_key
@@ -109,12 +109,17 @@ class IssuePage:
 
 
 def site_issues(
-    guides: Sequence[SiteGuide], today: date, site_name: str, words: Catalogue | None = None
+    guides: Sequence[SiteGuide],
+    today: date,
+    site_name: str,
+    words: Catalogue | None = None,
+    articles: Sequence[tuple[DigestArticle, date]] = (),
 ) -> list[IssuePage]:
-    """Build the issue of every week in which a guide on the site was first published."""
+    """Build the issue of every week in which a guide (or an article) was first published."""
     published = [(g.source, g.first_published) for g in guides if g.first_published and not g.draft]
     hrefs = {g.source.key: g.href for g in guides}
-    weeks = sorted({week_of(day) for _, day in published}, key=lambda w: w.label, reverse=True)
+    days = [day for _, day in published] + [day for _, day in articles]
+    weeks = sorted({week_of(day) for day in days}, key=lambda w: w.label, reverse=True)
     pages = []
     for position, week in enumerate(weeks):
         issue = build_issue(
@@ -122,11 +127,12 @@ def site_issues(
             published,
             site_name=site_name,
             guide_url=hrefs.__getitem__,
+            articles=articles,
             number=len(weeks) - position,
             words=words,
         )
         closed = week.sunday < today
-        newest = max(day for _, day in published if week.holds(day))
+        newest = max(day for day in days if week.holds(day))
         updated = week.sunday + timedelta(days=1) if closed else newest
         pages.append(IssuePage(week, issue, closed, updated))
     return pages
@@ -198,10 +204,12 @@ class SiteModel:
         theme: Theme | None = None,
         *,
         preview: bool = False,
+        articles: Sequence = (),
     ) -> None:
         """Model the site; topics and related, when given, are made from these records.
 
-        A topic or company with no guide on the site gets no page.
+        A topic or company with neither a guide nor a live article on the site gets no page;
+        articles are the live ones (and, in a preview, drafts: see site/articles.py).
         """
         self.project = project
         self.site = project.settings.site
@@ -212,13 +220,17 @@ class SiteModel:
         self.base_url = self.site.base_url.rstrip("/")
         self.sources = site_records(project, preview)
         self.guides = guides
+        self.articles: list = list(articles)
         self.guide_of: dict[str, SiteGuide] = {g.source.key: g for g in guides}
+        # The records a page of the site is about: its guides' and its live articles'.
+        shown = set(self.guide_of)
+        shown |= {s.key for a in self.articles if not a.draft for s in a.sources}
         self.problems: list[str] = []
         if topics is None:
             topics = site_topics(project, self.sources)
         self.all_topics = topics
         hubs, clashes = unique_slugs(topics)
-        self.topics = [t for t in hubs if any(s.key in self.guide_of for s in t.sources)]
+        self.topics = [t for t in hubs if any(s.key in shown for s in t.sources)]
         for clash in clashes:
             if clash.kept:
                 self.problems.append(
@@ -232,7 +244,7 @@ class SiteModel:
                     "digits for a hub address; no hub written"
                 )
         self.topic_href = {t.key: url_path(f"topics/{t.slug}/index.html") for t in self.topics}
-        self.companies = self._companies()
+        self.companies = self._companies(shown)
         self.company_href = {
             normalize_tag(name): url_path(f"companies/{slug}/index.html")
             for slug, (name, _) in self.companies.items()
@@ -262,16 +274,22 @@ class SiteModel:
     @cached_property
     def issues(self) -> list[IssuePage]:
         """Return the weeks' digest issues (built when a page or feed needs them)."""
-        return site_issues(self.guides, self.project.today, self.site.name, self.words)
+        articles = [
+            (DigestArticle(a.slug, a.title, a.doc.meta.company, a.href), a.first_published)
+            for a in self.articles
+            if not a.draft and a.first_published
+        ]
+        return site_issues(self.guides, self.project.today, self.site.name, self.words, articles)
 
     @cached_property
     def issue_labels(self) -> list[str]:
         """Return the labels of the weeks with an issue, newest first, without building them."""
         days = {g.first_published for g in self.guides if g.first_published and not g.draft}
+        days |= {a.first_published for a in self.articles if a.first_published and not a.draft}
         weeks = {week_of(day).label for day in days}
         return sorted(weeks, reverse=True)
 
-    def _companies(self) -> dict[str, tuple[str, list[Source]]]:
+    def _companies(self, shown: set[str]) -> dict[str, tuple[str, list[Source]]]:
         groups: dict[str, dict[str, list[Source]]] = {}
         for source in self.sources:
             groups.setdefault(slugify(source.company), {}).setdefault(
@@ -293,7 +311,7 @@ class SiteModel:
                     f"company slug {slug!r} is shared by {name!r} and {others}; only {name!r} "
                     "gets the page: make the company names consistent"
                 )
-            if any(source.key in self.guide_of for source in ranked[0]):
+            if any(source.key in shown for source in ranked[0]):
                 companies[slug] = (name, sorted(ranked[0], key=recency_key))
         return companies
 

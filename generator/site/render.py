@@ -21,6 +21,7 @@ from generator.core.workers import WorkerMap
 from generator.guides.document import CASE_STUDY, INTERPRETATION, PRACTICE, REPORTS, section_kind
 from generator.guides.markdown import to_html
 from generator.site import issues
+from generator.site.articles import article_keys, article_pages, render_article
 from generator.site.extras import extra_files
 from generator.site.feeds import feed_guides, feed_key, render_feed, render_sitemap
 from generator.site.listings import (
@@ -124,6 +125,11 @@ def guide_context(model: SiteModel, guide: SiteGuide, *, preview: bool) -> dict:
             "related": model.related_items(source),
             "see_also": model.see_also(source),
         },
+        "articles": [
+            {"title": a.title, "href": a.href}
+            for a in model.articles
+            if not a.draft and source.key in {s.key for s in a.sources}
+        ],
     }
 
 
@@ -211,6 +217,7 @@ def page_keys(model: SiteModel, *, preview: bool, processes: int = 1) -> dict[st
                 )
             found[relative] = key
     found.update(other_keys(model, preview=preview))
+    found.update(article_keys(model, preview=preview))
     return found
 
 
@@ -346,6 +353,9 @@ def render_site(
             writer.record(result.done)
             if result.guide_id is not None and result.body_html is not None:
                 bodies[result.guide_id] = result.body_html
+    for relative, key, context in article_pages(model, preview=preview):
+        placed = writer.reuse(relative, key) if keys.get(relative) == key else None
+        writer.record(placed or writer.write(relative, render_article(model, context), key))
     if not known:
         keys["feed.xml"] = feed_key(model)
     placed = writer.reuse("feed.xml", keys["feed.xml"])

@@ -1,4 +1,4 @@
-"""Search: the search page, and Pagefind's index of the guide, hub and company pages.
+"""Search: the search page, and Pagefind's index of the guide, article, hub and company pages.
 
 Pagefind cannot index incrementally, so its bundle (pagefind/) is keyed by the input keys
 of the pages it indexes: while none of them changed, the last build's bundle is kept as it
@@ -32,8 +32,8 @@ SEARCH_PAGE = "search/index.html"
 SCRIPT = "search/search.js"
 STYLE = "search/search.css"
 BUNDLE = "pagefind/"
-# The pages search finds: guides, topic hubs and company pages (their first pages).
-INDEXED = re.compile(r"^(guides|topics|companies)/[^/]+/index\.html$")
+# The pages search finds: guides, career articles, topic hubs and company pages (first pages).
+INDEXED = re.compile(r"^(guides|articles|topics|companies)/[^/]+/index\.html$")
 # The bundle's parts the search page never loads (Pagefind's own interfaces).
 UNUSED = re.compile(r"^pagefind-(ui|modular-ui|component-ui)\.(js|css)$|^pagefind-highlight\.js$")
 # Only what a page says of itself is indexed: not the cards, related stories or forms.

@@ -1,9 +1,10 @@
 """Benchmark: publishing on every path, side by side with Pelican 4.12, Hugo and the floor.
 
-Run: python tests/bench/bench_publish.py [--guides 5000] [--rounds 5] [--jobs N] [--keep DIR]
-[--no-pelican] [--no-hugo] (--guides 300 --rounds 5 runs in a few minutes). Setup drafts N
-guides and approves them (the real approval, which runs the checks), plus one more draft per
-round that passes the checks; nothing is published. --keep reuses that setup.
+Run: python tests/bench/bench_publish.py [--guides 5000] [--articles 200] [--rounds 5] [--jobs N]
+[--keep DIR] [--no-pelican] [--no-hugo] (--guides 300 --rounds 5 runs in a few minutes). Setup
+drafts N guides and approves them (the real approval, which runs the checks), plus one more
+draft per round that passes the checks, and --articles career articles over three records each
+(offline, approved); nothing is published. --keep reuses that setup.
 
 Pelican 4.12 is installed in a separate venv, ~/.cache/prepguide-bench/pelican-4.12
 (--pelican-venv), never in the project's dependencies; the same guide bodies become Pelican
@@ -219,6 +220,36 @@ def make_workspace(root: Path, count: int, held: int) -> None:
     (root.parent / SETUP_FILE).write_text(json.dumps(setup), encoding="utf-8")
 
 
+def add_articles(root: Path, count: int) -> int:
+    """Draft count articles over three records each (offline), approve them; return how many."""
+    import yaml
+
+    from generator import review
+    from generator.core.errors import ReviewError
+    from generator.drafting.article_run import generate_articles
+    from generator.guides.project import Project
+    from generator.review.articles import article_view
+
+    folder = root / "guides" / "articles"
+    folder.mkdir(parents=True, exist_ok=True)
+    ids = sorted(path.stem for path in (root / "sources").glob("*.yaml"))
+    for number in range(count):
+        chosen = [ids[(number * 3 + k * 7) % len(ids)] for k in range(3)]
+        spec = {"title": f"Three teams on workload {number}", "sources": chosen}
+        (folder / f"article-{number:04d}.yaml").write_text(yaml.safe_dump(spec))
+    project = Project(root)
+    generate_articles(project, backend="offline")
+    view = article_view(project)
+    approved = 0
+    for slug in view.guides.ids():
+        try:
+            review.approve(view, slug, by="bench", findings_of=view.findings)
+            approved += 1
+        except ReviewError:
+            continue
+    return approved
+
+
 class MemorySampler:
     """Sample the peak RSS of a process (this one by default) and of its live descendants.
 
@@ -298,6 +329,7 @@ def run_publish(root: Path, out: Path, jobs: int | None) -> dict:
         "pages": len(report.pages),
         "written": report.written,
         "guides": len(report.guides),
+        "articles": len(report.articles),
         "left_out": len(report.left_out),
         "reused": report.reused,
         **memory.figures(),
@@ -494,6 +526,8 @@ def phase(*args: str) -> dict:
 def run_phase(kind: str, root: str, out: str, *rest: str) -> None:
     if kind == "setup":
         make_workspace(Path(root), int(out), int(rest[0]))
+        if len(rest) > 1 and int(rest[1]):
+            print(f"articles approved: {add_articles(Path(root), int(rest[1]))}")
     elif kind == "publish":
         print(json.dumps(run_publish(Path(root), Path(out), int(rest[0]) or None)))
     elif kind == "approve":
@@ -531,19 +565,22 @@ def edit_draft(root: Path, guide: str, text: str) -> None:
     path.write_text(edited, encoding="utf-8")
 
 
-def prepare(base: Path, guides: int, held: int) -> dict:
+def prepare(base: Path, guides: int, held: int, articles: int = 0) -> dict:
     """Make (or reuse) the approved workspace base/approved; return its setup figures."""
     approved, setup_file = base / "approved", base / SETUP_FILE
     if setup_file.exists():
         setup = json.loads(setup_file.read_text(encoding="utf-8"))
-        if len(setup["approved"]) == guides and len(setup["held"]) >= held:
+        same = setup.get("articles", 0) == articles
+        if len(setup["approved"]) == guides and len(setup["held"]) >= held and same:
             return setup
     shutil.rmtree(approved, ignore_errors=True)
     approved.mkdir(parents=True)
     start = time.perf_counter()
     # In its own process: Linux carries a process's peak memory across exec into children.
     cmd = [sys.executable, __file__, "--phase", "setup", str(approved), str(guides), str(held)]
-    subprocess.run(cmd, check=True)
+    subprocess.run([*cmd, str(articles)], check=True)
+    setup = json.loads(setup_file.read_text(encoding="utf-8"))
+    setup_file.write_text(json.dumps({**setup, "articles": articles}), encoding="utf-8")
     print(
         f"setup: {guides} guides drafted and approved (not yet published), {held} more drafts, "
         f"in {time.perf_counter() - start:.1f}s"
@@ -576,6 +613,7 @@ def row(name: str, runs: list[dict], guides: int | None = None) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--guides", type=int, default=5000, help="size of the site")
+    parser.add_argument("--articles", type=int, default=0, help="career articles (e.g. 200)")
     parser.add_argument("--rounds", type=int, default=5, help="alternating rounds")
     parser.add_argument("--jobs", type=int, default=None, help="publish --jobs (default: auto)")
     parser.add_argument("--keep", type=Path, default=None, help="reuse this work folder")
@@ -588,7 +626,7 @@ def main() -> None:
         run_phase(*args.phase)
         return
     base = args.keep or Path(tempfile.mkdtemp(prefix="prepguide-bench-"))
-    setup = prepare(base, args.guides, args.rounds)
+    setup = prepare(base, args.guides, args.rounds, args.articles)
     ids, held = setup["approved"], setup["held"]
     approved = base / "approved"
     body = (approved / "guides" / f"{ids[0]}.md").read_text().split("\n---\n", 1)[1]
@@ -649,7 +687,10 @@ def main() -> None:
         settle()
         floors.append(phase("site-floor", str(root), str(out / f"floor-{i}")))
     guides = len(ids)
-    print(f"{guides} guides, {args.rounds} alternating rounds; medians and spread (min-max) in s")
+    print(
+        f"{guides} guides, {colds[0].get('articles', 0)} articles, {args.rounds} alternating "
+        "rounds; medians and spread (min-max) in s"
+    )
     print(
         f"{'phase':44} {'median':>8} {'spread':>13} {'CPU':>7} {'guides/s':>9} {'pages':>6} "
         f"{'written':>7} {'peak MB':>7}"

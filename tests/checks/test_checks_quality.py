@@ -108,7 +108,7 @@ def test_sample_records_fail_only_on_their_missing_citation_facts(workspace: Pat
     assert set(report) == {"guides"}
     rules = {}
     for guide in report["guides"]:
-        assert set(guide) == {"id", "status", "findings"}
+        assert set(guide) == {"id", "status", "findings", "kind"}
         for item in guide["findings"]:
             assert set(item) == {"rule", "severity", "section", "message"}
         rules[guide["id"]] = sorted({f["rule"] for f in guide["findings"]})

@@ -220,6 +220,8 @@ class BatchAPI:
         if isinstance(action, LineError):
             error = {"code": action.code, "message": action.message}
             return {**answer, "response": None, "error": error}
+        if action is None:  # as the chat endpoint: a record's own drafts, when it has some
+            action = self._record_answer(request["body"], self.title_of(request["body"]))
         self._enter(request["body"])
         try:
             status, data, _ = self.answer(action, request["body"])

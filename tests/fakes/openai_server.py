@@ -310,6 +310,10 @@ class FakeOpenAI(BatchAPI):
             self._answers = {title: list(drafts) for title, drafts in answers.items()}
             self._reask = reask
 
+    def title_of(self, body: dict) -> str | None:
+        """Return the Title a request's record (or article) names, if any."""
+        return source_fields(body).get("title")
+
     def _record_answer(self, body: dict, title: str | None) -> Reply | None:
         with self._lock:
             drafts = self._answers.get(title) if title is not None else None
