@@ -26,6 +26,7 @@ from pathlib import Path
 from pagefind.service import get_executable
 
 from generator.core.errors import PublishError
+from generator.core.urls import url_path
 from generator.site.model import SiteModel
 
 SEARCH_PAGE = "search/index.html"
@@ -99,7 +100,7 @@ def search_page(model: SiteModel) -> str:
         "description": model.words.search.description.format(site=model.site.name),
         "topics": [{"name": t.name, "href": model.topic_href[t.key]} for t in topics],
         "companies": [
-            {"name": name, "href": f"companies/{slug}/index.html"}
+            {"name": name, "href": url_path(f"companies/{slug}/index.html")}
             for slug, (name, _) in sorted(
                 model.companies.items(), key=lambda pair: (pair[1][0].casefold(), pair[0])
             )

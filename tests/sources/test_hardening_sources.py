@@ -676,7 +676,8 @@ def test_b13_a_built_site_has_unicode_folders_and_percent_encoded_links(workspac
             if href.startswith(("http://", "https://")):
                 continue
             assert href.isascii(), (relative, href)
-            target = out / unquote(urljoin(relative, href))
+            # 404.html links from the site's path, as a host serves it at any address
+            target = out / unquote(href[1:] if href.startswith("/") else urljoin(relative, href))
             assert target.is_file(), (relative, href)
             links += "%" in href
     assert links >= 4  # tag links, the topics and companies listings, the company link

@@ -190,7 +190,7 @@ def test_invalid_records_are_refused_by_field_and_the_rest_imported(workspace: P
         "and '-'",
         f"not imported: {source_file}:6: colour: unknown field; allowed fields are: id, company, "
         "title, url, publisher, published, checked, summary, notes, scale, techniques, stack, "
-        "citations",
+        "citations, example",
     ]
     assert "1 written, 0 duplicates, 6 refused" in result.stdout
     written = sorted(p.name for p in (workspace / "sources").iterdir())
