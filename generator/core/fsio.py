@@ -196,12 +196,49 @@ def atomic_write_all(items: list[tuple[Path, bytes]]) -> None:
     _flush_folders({path.parent for _, path in staged})
 
 
+def write_in_place(items: list[tuple[Path, bytes]], *, flush: bool = True) -> None:
+    """Overwrite files where they are (no temporary, no rename), then flush them all to disk.
+
+    Not atomic: only for files that a durable write-ahead record can write again after a
+    kill, and whose readers consult that record while it exists (review/group.py).
+    flush=False leaves the flush to the caller's next one (a syncfs covers these files).
+    """
+    if not items:
+        return
+    if not _SYNCFS:
+        _SYNCFS.append(_load_syncfs())
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+    folders: set[Path] = set()
+    for path, data in items:
+        try:
+            fd = os.open(path, flags, DEFAULT_MODE)
+        except FileNotFoundError:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, flags, DEFAULT_MODE)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            if _SYNCFS[0] is None:
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+        folders.add(path.parent)
+    if flush:
+        _flush_folders(folders)
+
+
 def _sync_folder(folder: Path) -> None:
     fd = os.open(folder, os.O_RDONLY)
     try:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def sync_folder(folder: Path) -> None:
+    """Make the names in a folder (a file created, renamed or removed there) durable."""
+    _sync_folder(folder)
 
 
 def _flush_folders(folders: set[Path]) -> None:

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from generator.core.errors import GuideError
 from generator.core.fsio import sha256_text
+from generator.core.parsed import ParsedIndex
 from generator.guides.findings import Finding
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -145,15 +146,30 @@ def serialize(doc: GuideDoc) -> str:
     return f"---\n{front}---\n{doc.body}"
 
 
-def parse(text: str, path: str = "<guide>") -> GuideDoc:
-    """Parse a guide file; raise GuideError naming the file and field."""
+# What a front matter's parse depends on, for the parsed index.
+FRONT_KIND = f"front matter yaml {yaml.__version__} {_Loader.__name__} 1"
+
+
+def parse(text: str, path: str = "<guide>", index: ParsedIndex | None = None) -> GuideDoc:
+    """Parse a guide file; raise GuideError naming the file and field.
+
+    index: the parsed index, which gives the data of a front matter parsed before (looked up
+    by the hash of its text, in any file) and keeps what is parsed now.
+    """
     match = FRONT_MATTER.match(text)
     if not match:
         raise GuideError("missing YAML front matter between '---' lines", path=path, rule="guide")
-    try:
-        data = yaml.load(match.group(1), Loader=_Loader)
-    except yaml.YAMLError as exc:
-        raise GuideError(f"front matter is not YAML: {exc}", path=path, rule="guide") from exc
+    front = match.group(1)
+    # Kept by the hash of its text, whichever file holds it (a guide and its revisions).
+    mark = sha256_text(front) if index is not None else ""
+    data = index.get(FRONT_KIND, mark, mark) if index is not None else None
+    if data is None:
+        try:
+            data = yaml.load(front, Loader=_Loader)
+        except yaml.YAMLError as exc:
+            raise GuideError(f"front matter is not YAML: {exc}", path=path, rule="guide") from exc
+        if index is not None and isinstance(data, dict):
+            index.put(FRONT_KIND, mark, mark, data)
     try:
         meta = GuideMeta.model_validate(data)
     except ValidationError as exc:

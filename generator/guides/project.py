@@ -9,6 +9,8 @@ from pathlib import Path
 from generator.core.clock import today
 from generator.core.config import CONFIG_NAME, Settings, Workspace, load_settings
 from generator.core.errors import ConfigError
+from generator.core.parsed import FILE_NAME as PARSED_FILE
+from generator.core.parsed import ParsedIndex
 from generator.guides.store import GuideStore
 from generator.sources.citations import CitationView, resolve_originals
 from generator.sources.records import Source, SourceSet, load_sources
@@ -36,7 +38,9 @@ class Project:
         self.workspace = Workspace(root=root.resolve())
         self.settings: Settings = load_settings(self.workspace)
         self.today = on_date or today()
-        self.guides = GuideStore(self.workspace.guides_dir)
+        # What YAML files parsed to, by signature: a cache that changes no result.
+        self.parsed = ParsedIndex(self.workspace.state_dir / PARSED_FILE)
+        self.guides = GuideStore(self.workspace.guides_dir, index=self.parsed)
 
     @cached_property
     def sources(self) -> SourceSet:
@@ -46,7 +50,7 @@ class Project:
         """Read the records now, in worker processes if asked; later reads reuse them."""
         if "sources" not in self.__dict__:
             self.__dict__["sources"] = load_sources(
-                self.workspace.sources_dir, self.today, processes=processes
+                self.workspace.sources_dir, self.today, processes=processes, index=self.parsed
             )
         return self.__dict__["sources"]
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from generator.core.clock import now
 from generator.core.errors import GuideError, StorageError
 from generator.core.fsio import atomic_write_many, atomic_write_text, sha256_text
+from generator.core.parsed import ParsedIndex
 from generator.guides.document import GuideDoc, parse, serialize
 from generator.sources.records import is_valid_id
 
@@ -25,6 +26,9 @@ PENDING_SUFFIX = ".pending"
 # checks would spend minutes and gigabytes on it.
 MAX_GUIDE_BYTES = 2_000_000
 HISTORY_LOCK = ".lock"
+# A group of transitions' write-ahead record (review/group.py). Hidden: no guide id starts
+# with a dot.
+GROUP_FILE = ".group.wal"
 # Held shared by every one-guide review action and exclusively by a group of them, so that a
 # group needs no lock file per guide. Hidden: no guide id starts with a dot.
 GROUP_LOCK = ".group.lock"
@@ -110,9 +114,16 @@ def check_id(guide_id: str) -> str:
 class GuideStore:
     """The guides folder of a workspace."""
 
-    def __init__(self, guides_dir: Path, root: Path | None = None) -> None:
+    def __init__(
+        self, guides_dir: Path, root: Path | None = None, index: ParsedIndex | None = None
+    ) -> None:
         self.dir = guides_dir
         self.root = root or guides_dir.parent
+        self.index = index  # the parsed index of the front matter (core/parsed.py)
+
+    def parse(self, text: str, path: Path) -> GuideDoc:
+        """Parse a guide's text read from path, through the parsed index."""
+        return parse(text, str(path), self.index)
 
     def path(self, guide_id: str) -> Path:
         return self.dir / f"{check_id(guide_id)}.md"
@@ -130,6 +141,11 @@ class GuideStore:
     def pending_path(self, guide_id: str) -> Path:
         """Where a transition's intended state waits until its audit line is durable."""
         return self._confined(REVIEW_DIR) / f"{check_id(guide_id)}{PENDING_SUFFIX}"
+
+    @property
+    def group_path(self) -> Path:
+        """Where a group of transitions waits until its audit lines are durable."""
+        return self._confined(REVIEW_DIR) / GROUP_FILE
 
     def _confined(self, name: str) -> Path:
         """Return guides/<name>, refusing a symlink that leads outside the workspace."""
@@ -206,7 +222,7 @@ class GuideStore:
     def read(self, guide_id: str) -> GuideDoc | None:
         """Parse a guide, or return None when it does not exist."""
         text = self.read_text(guide_id)
-        return None if text is None else parse(text, str(self.path(guide_id)))
+        return None if text is None else self.parse(text, self.path(guide_id))
 
     @contextmanager
     def review_lock(self, guide_id: str) -> Iterator[None]:
@@ -232,6 +248,10 @@ class GuideStore:
                 yield
             finally:
                 _GROUP_HELD.reset(token)
+
+    def holds_group(self) -> bool:
+        """Return True while this thread holds the group lock (group_lock)."""
+        return self._confined(REVIEW_DIR) in _GROUP_HELD.get()
 
     def read_review(self, guide_id: str, *, pending: bool = False) -> str | None:
         """Return the raw review state (or pending state) of a guide, or None when absent."""

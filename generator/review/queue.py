@@ -11,10 +11,11 @@ from generator.checks import check_guide
 from generator.checks.runner import check_context, findings_cache, world_key
 from generator.checks.verdicts import digest, signature
 from generator.core.errors import GuideError, PrepguideError, ReviewError
+from generator.core.parsed import ParsedIndex
 from generator.guides.document import GuideDoc, parse
 from generator.guides.findings import Finding, count
 from generator.guides.project import Project
-from generator.guides.store import PENDING_SUFFIX
+from generator.guides.store import GROUP_FILE, PENDING_SUFFIX
 from generator.review import audit
 from generator.review.recheck import error_rules, judge_live
 from generator.review.state import LiveRecord, ReviewState, read_state
@@ -122,7 +123,7 @@ def read_current(project: Project, guide_id: str) -> tuple[str, GuideDoc]:
     text = project.guides.read_text(guide_id)
     if text is None:
         raise missing_guide(project, guide_id)
-    return text, parse(text, str(project.guides.path(guide_id)))
+    return text, project.guides.parse(text, project.guides.path(guide_id))
 
 
 def current_state(guide_id: str, doc: GuideDoc, state: ReviewState | None) -> ReviewState:
@@ -184,7 +185,7 @@ def inspect(
         stored = read_state(project, guide_id)
         if text is None and stored is None:
             raise missing_guide(project, guide_id)
-        doc = None if text is None else parse(text, str(project.guides.path(guide_id)))
+        doc = None if text is None else project.guides.parse(text, project.guides.path(guide_id))
     except PrepguideError as exc:
         return _unreadable(project, guide_id, str(exc))
     if doc is None:
@@ -360,6 +361,9 @@ def _row_keys(
         present = set()
     keys: dict[str, str] = {}
     racy: set[str] = set()
+    if GROUP_FILE in present:  # a group under way or killed: its states come from its file
+        group = [signature(os.path.join(states, GROUP_FILE), list(racy_world))]
+        world = digest([world, *group, signature(os.fspath(guides.audit_path), [])])
     for guide_id in ids:
         flag = list(racy_world)
         parts = [world, guide_id, signature(os.path.join(folder, f"{guide_id}.md"), flag)]
@@ -372,10 +376,10 @@ def _row_keys(
     return keys, racy
 
 
-def read_revision(path, guide_id: str) -> GuideDoc:
+def read_revision(path, guide_id: str, index: ParsedIndex | None = None) -> GuideDoc:
     """Parse a kept revision; raise GuideError when it is missing or not UTF-8."""
     try:
-        return parse(path.read_text(encoding="utf-8"), str(path))
+        return parse(path.read_text(encoding="utf-8"), str(path), index)
     except FileNotFoundError as exc:
         problem = "the approved revision is missing; restore it or approve the guide again"
         raise GuideError(problem, path=path, record_id=guide_id, rule="review.live") from exc
@@ -408,7 +412,7 @@ def live_version(
             rule="review.unaudited",
         )
     path = project.guides.history_dir(guide_id) / live.revision
-    doc = read_revision(path, guide_id)
+    doc = read_revision(path, guide_id, project.parsed)
     if doc.content_hash != live.content_hash:
         raise GuideError(
             "the approved revision no longer matches its approved hash; approve the guide again",

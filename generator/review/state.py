@@ -13,12 +13,12 @@ is committed and is rolled forward (step 3 again); one without a line never happ
 deleted. Reads apply the same rule without writing, and every writing run repairs what a
 killed run left, so the state and the log always agree.
 
-A group (commit_group: one `review approve` of many guides, a publish) takes the same steps
-for all its guides at once: every pending file (and the revisions they point to) flushed with
-one sync, every audit line appended with one write and one fsync, then every state written
-with one sync. A guide that moves twice in a group (revise, then approve) keeps both steps in
-its pending file, each with its own transaction id: the last committed one is rolled forward,
-so a log cut between its two lines leaves the guide after the first step.
+A group (review/group.py: one `review approve` of many guides, a publish) takes the same
+steps for all its guides at once, with one write-ahead file for the whole group,
+``guides/.review/.group.wal`` (GroupPending). A guide that moves twice in a group (revise, then
+approve) keeps both steps, each with its own transaction id: the last committed one is rolled
+forward, so a log cut between its two lines leaves the guide after the first step. While that
+file exists its committed states are the guides' states, whatever their state files hold.
 """
 
 from __future__ import annotations
@@ -26,15 +26,15 @@ from __future__ import annotations
 import contextlib
 import os
 import uuid
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from generator.core.errors import GuideError
-from generator.core.fsio import atomic_write_all
-from generator.guides.document import GuideDoc, Status, serialize
+from generator.core.fsio import sync_folder
+from generator.guides.document import Status
 from generator.guides.project import Project
 from generator.guides.store import storage
 from generator.review import audit
@@ -103,6 +103,24 @@ class PendingState(BaseModel):
         return next((step.state for step in reversed(steps) if step.txn in done), None)
 
 
+class GroupPending(BaseModel):
+    """guides/.review/.group.wal: every guide's steps in one group, committed line by line."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    guides: list[PendingState]
+
+    def committed(self, path: Path) -> dict[str, ReviewState]:
+        """Return each guide's state after its last step whose audit line is in the log."""
+        done = audit.committed(path, {s.txn for guide in self.guides for s in guide.steps()})
+        found = {}
+        for guide in self.guides:
+            state = next((s.state for s in reversed(guide.steps()) if s.txn in done), None)
+            if state is not None:
+                found[guide.state.id] = state
+        return found
+
+
 def _parse(model: type[BaseModel], text: str, path) -> BaseModel:
     try:
         return model.model_validate_json(text)
@@ -124,6 +142,55 @@ def _pending(project: Project, guide_id: str) -> PendingState | None:
     return _parse(PendingState, text, project.guides.pending_path(guide_id))
 
 
+def file_signature(path: Path) -> tuple[int, int, int] | None:
+    """Return a file's (inode, size, mtime in ns), or None when it does not exist."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return info.st_ino, info.st_size, info.st_mtime_ns
+
+
+def group_states(project: Project) -> dict[str, ReviewState]:
+    """Return the committed states of a group under way or left by a killed run; never writes.
+
+    Read again only when the group file or the audit log changed.
+    """
+    path = project.guides.group_path
+    mark = file_signature(path)
+    if mark is None:
+        return {}
+    key = (os.fspath(path), mark, file_signature(project.guides.audit_path))
+    kept = _GROUP.get("kept")
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}  # settled since it was looked at: the state files are whole again
+    except UnicodeDecodeError as exc:
+        raise GuideError(
+            "is not UTF-8; restore it from a backup or delete it (the group's transitions "
+            "are then undone where their states were not yet written)",
+            path=path,
+            rule="review.state",
+        ) from exc
+    group = _parse(GroupPending, text, path)
+    found = group.committed(project.guides.audit_path)  # type: ignore[attr-defined]
+    _GROUP["kept"] = (key, found)
+    return found
+
+
+_GROUP: dict[str, tuple[tuple, dict[str, ReviewState]]] = {}
+
+
+def _stored(project: Project, guide_id: str) -> ReviewState | None:
+    text = project.guides.read_review(guide_id)
+    if text is None:
+        return None
+    return _parse(ReviewState, text, project.guides.review_path(guide_id))  # type: ignore[return-value]
+
+
 def read_state(project: Project, guide_id: str, *, pending: bool = True) -> ReviewState | None:
     """Return a guide's review state, counting a committed pending one; never writes.
 
@@ -131,15 +198,23 @@ def read_state(project: Project, guide_id: str, *, pending: bool = True) -> Revi
     folder and seen none. Raise GuideError naming the file and field when the state cannot
     be read.
     """
+    grouped = group_states(project).get(guide_id)
+    if grouped is not None:
+        return grouped
     pending_state = _pending(project, guide_id) if pending else None
     if pending_state is not None:
         state = pending_state.committed(project.guides.audit_path)
         if state is not None:
             return state
-    text = project.guides.read_review(guide_id)
-    if text is None:
-        return None
-    return _parse(ReviewState, text, project.guides.review_path(guide_id))
+    try:
+        return _stored(project, guide_id)
+    except GuideError:
+        # A group writes its committed states in place: read mid-write, a state file is torn,
+        # and the group's file, written first, holds the state until the group is done.
+        grouped = group_states(project).get(guide_id)
+        if grouped is not None:
+            return grouped
+        return _stored(project, guide_id)
 
 
 def _apply(project: Project, state: ReviewState) -> None:
@@ -160,9 +235,55 @@ def recover(project: Project, guide_id: str) -> None:
     project.guides.drop_pending(guide_id)
 
 
+def settle_group(project: Project) -> list[str]:
+    """Finish or drop the group a killed run left; return its guides (hold the group lock).
+
+    The committed states are written again (a kill may have torn them), the rest never
+    happened; then the group file goes.
+    """
+    guides = project.guides
+    if file_signature(guides.group_path) is None:
+        return []
+    states = group_states(project)
+    for state in states.values():
+        _apply(project, state)
+    with storage(guides.group_path):
+        guides.group_path.unlink(missing_ok=True)
+        sync_folder(guides.group_path.parent)
+    _GROUP.clear()
+    return sorted(states)
+
+
+@contextlib.contextmanager
+def guide_lock(project: Project, guide_id: str) -> Iterator[None]:
+    """Hold one guide's review lock with nothing a killed run left for it (see recover)."""
+    guides = project.guides
+    for _ in range(100):
+        if file_signature(guides.group_path) is not None:
+            with guides.group_lock():
+                settle_group(project)
+        with guides.review_lock(guide_id):
+            # A group killed between the two locks is settled first, by the group's rule.
+            if guides.holds_group() or file_signature(guides.group_path) is None:
+                recover(project, guide_id)
+                yield
+                return
+    raise GuideError(
+        "a group of review actions keeps being interrupted; try again",
+        path=guides.group_path,
+        rule="review.state",
+    )
+
+
 def repair(project: Project) -> tuple[list[str], list[GuideError]]:
     """Recover every guide a killed run left mid-transition; return them and any unreadable."""
     done, problems = [], []
+    if file_signature(project.guides.group_path) is not None:
+        try:
+            with project.guides.group_lock():
+                done += settle_group(project)
+        except GuideError as exc:
+            problems.append(exc)
     for guide_id in project.guides.pending_ids():
         try:
             with project.guides.review_lock(guide_id):
@@ -191,89 +312,3 @@ def commit(project: Project, state: ReviewState, entry: audit.AuditEntry) -> Non
         raise
     _apply(project, state)
     guides.drop_pending(state.id)
-
-
-@dataclass
-class Change:
-    """One guide's steps in a group commit, and the files they need written first.
-
-    steps: each new state with the audit line that commits it, in order. before: files the
-    states point to (a kept revision), made durable before any line is appended. doc: the
-    working file as read (and its stat signature), to mirror the final status into.
-    """
-
-    steps: list[tuple[ReviewState, audit.AuditEntry]]
-    before: list[tuple[Path, bytes]] = field(default_factory=list)
-    doc: GuideDoc | None = None
-    signature: tuple[int, int, int] | None = None
-
-    @property
-    def guide_id(self) -> str:
-        return self.steps[-1][0].id
-
-
-def file_signature(path: Path) -> tuple[int, int, int] | None:
-    """Return a file's (inode, size, mtime in ns), or None when it does not exist."""
-    try:
-        info = os.stat(path)
-    except FileNotFoundError:
-        return None
-    return info.st_ino, info.st_size, info.st_mtime_ns
-
-
-def _mirror(project: Project, change: Change) -> list[tuple[Path, bytes]]:
-    """Return the front matter write that mirrors the final status, if the file is unchanged."""
-    state = change.steps[-1][0]
-    doc = change.doc
-    if doc is None or doc.content_hash != state.content_hash or doc.meta.status == state.status:
-        return []
-    path = project.guides.path(state.id)
-    if change.signature is None or file_signature(path) != change.signature:
-        return []  # edited since it was read: the state file decides, the text is the editor's
-    meta = doc.meta.model_copy(update={"status": state.status})
-    return [(path, serialize(GuideDoc(meta=meta, body=doc.body)).encode("utf-8"))]
-
-
-def commit_group(project: Project, changes: list[Change]) -> None:
-    """Commit many guides' transitions with a handful of flushes (hold every guide's lock)."""
-    if not changes:
-        return
-    guides = project.guides
-    staged: list[tuple[Path, bytes]] = []
-    lines: list[audit.AuditEntry] = []
-    txns: dict[str, set[str]] = {}
-    for change in changes:
-        steps = [PendingStep(txn=uuid.uuid4().hex, state=state) for state, _ in change.steps]
-        pending = PendingState(txn=steps[0].txn, state=steps[0].state, later=steps[1:])
-        staged += change.before
-        staged.append(
-            (guides.pending_path(change.guide_id), (pending.model_dump_json() + "\n").encode())
-        )
-        lines += [
-            entry.model_copy(update={"txn": step.txn})
-            for step, (_, entry) in zip(steps, change.steps, strict=True)
-        ]
-        txns[change.guide_id] = {step.txn for step in steps}
-    with storage(guides.dir / ".review"):
-        atomic_write_all(staged)
-    try:
-        audit.append_many(guides.audit_path, lines)
-    except BaseException:
-        # Only what reached the log happened; a kill here is settled by recover().
-        with contextlib.suppress(Exception):
-            done = audit.committed(guides.audit_path, set().union(*txns.values()))
-            for guide_id, mine in txns.items():
-                if not mine & done:
-                    guides.drop_pending(guide_id)
-        raise
-    applied: list[tuple[Path, bytes]] = []
-    for change in changes:
-        state = change.steps[-1][0]
-        applied.append(
-            (guides.review_path(state.id), (state.model_dump_json(indent=2) + "\n").encode())
-        )
-        applied += _mirror(project, change)
-    with storage(guides.dir / ".review"):
-        atomic_write_all(applied)
-    for change in changes:
-        guides.drop_pending(change.guide_id)

@@ -11,10 +11,11 @@ from generator.checks.runner import check_context
 from generator.core.clock import iso, now
 from generator.core.errors import PrepguideError, ReviewError, StorageError
 from generator.core.names import plural
-from generator.guides.document import GuideDoc, parse
+from generator.guides.document import GuideDoc
 from generator.guides.findings import Finding, count
 from generator.guides.project import Project
 from generator.review import audit
+from generator.review.group import Change, commit_group
 from generator.review.queue import (
     WITHDRAW_REASONS,
     current_state,
@@ -22,14 +23,14 @@ from generator.review.queue import (
     read_revision,
 )
 from generator.review.state import (
-    Change,
     LiveRecord,
     ReviewState,
     commit,
-    commit_group,
     file_signature,
+    guide_lock,
     read_state,
     recover,
+    settle_group,
 )
 from generator.sources.records import Source
 
@@ -111,8 +112,7 @@ def _sync(project: Project, guide_id: str, text: str, doc: GuideDoc) -> ReviewSt
 @contextmanager
 def _locked(project: Project, guide_id: str) -> Iterator[tuple[str, GuideDoc, ReviewState]]:
     project.guides.check_writable()
-    with project.guides.review_lock(guide_id):
-        recover(project, guide_id)
+    with guide_lock(project, guide_id):
         text, doc = read_current(project, guide_id)
         yield text, doc, _sync(project, guide_id, text, doc)
 
@@ -272,8 +272,7 @@ def reject(
 def record_revision(project: Project, guide_id: str, note: str) -> Outcome:
     """Audit a draft revision the generator wrote for an editor's note (a new draft)."""
     project.guides.check_writable()
-    with project.guides.review_lock(guide_id):
-        recover(project, guide_id)
+    with guide_lock(project, guide_id):
         text, doc = read_current(project, guide_id)
         state = read_state(project, guide_id)
         current = current_state(guide_id, doc, state)
@@ -355,8 +354,7 @@ def mark_published(
         return
     project.guides.check_writable()
     for guide_id in guide_ids:
-        with project.guides.review_lock(guide_id):
-            recover(project, guide_id)
+        with guide_lock(project, guide_id):
             state = read_state(project, guide_id)
             if state is None or state.live is None:
                 raise _refuse(guide_id, "has no live version to publish", "review.transition")
@@ -375,7 +373,7 @@ def mark_published(
             doc = (docs or {}).get(guide_id)
             if doc is None or doc.content_hash != live.content_hash:
                 path = project.guides.history_dir(guide_id) / live.revision
-                doc = read_revision(path, guide_id)
+                doc = read_revision(path, guide_id, project.parsed)
             _transition(
                 project,
                 doc,
@@ -462,7 +460,7 @@ def _plan_approval(
         note=note,
     )
     steps.append((updated, entry))
-    change = Change(steps=steps, before=before, doc=doc, signature=signature)
+    change = Change(steps=steps, before=before, doc=doc, signature=signature, text=text)
     return change, Outcome(guide_id, "approve", state.status, "approved", doc.content_hash)
 
 
@@ -499,6 +497,7 @@ def approve_many(
         changes: list[Change] = []
         # Lock order, as one guide's actions take them: the review locks, then the history's.
         with project.guides.group_lock(), project.guides.history_lock():
+            settle_group(project)
             for guide_id in ordered[start : start + size]:
                 try:
                     planned = _plan_approval(
@@ -538,6 +537,7 @@ def mark_published_many(
     for start in range(0, len(ordered), size):
         changes: list[Change] = []
         with project.guides.group_lock():
+            settle_group(project)
             for guide_id in ordered[start : start + size]:
                 change = _plan_publication(project, guide_id, actor, docs)
                 if change is not None:
@@ -565,14 +565,16 @@ def _plan_publication(
     )
     doc = (docs or {}).get(guide_id)
     if doc is None or doc.content_hash != live.content_hash:
-        doc = read_revision(project.guides.history_dir(guide_id) / live.revision, guide_id)
+        path = project.guides.history_dir(guide_id) / live.revision
+        doc = read_revision(path, guide_id, project.parsed)
     # The working file gets the status in its front matter while it holds the live text.
     path = project.guides.path(guide_id)
     signature = file_signature(path)
-    working = None
+    working = text = None
     if current and signature is not None:
         try:
-            working = parse(path.read_text(encoding="utf-8"), str(path))
+            text = path.read_text(encoding="utf-8")
+            working = project.guides.parse(text, path)
         except (OSError, UnicodeDecodeError, PrepguideError):
             working = None
     entry = _entry(
@@ -585,4 +587,4 @@ def _plan_publication(
         content_hash=live.content_hash,
         note=None if current else f"live version published; the current text is {state.status}",
     )
-    return Change(steps=[(updated, entry)], doc=working, signature=signature)
+    return Change(steps=[(updated, entry)], doc=working, signature=signature, text=text)

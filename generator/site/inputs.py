@@ -14,8 +14,9 @@ from pathlib import Path
 
 from generator.checks.verdicts import FILE_NAME as VERDICTS_FILE
 from generator.core.codeversion import code_version
+from generator.core.parsed import FILE_NAME as PARSED_FILE
 from generator.guides.project import Project
-from generator.guides.store import HISTORY_DIR, REVIEW_DIR
+from generator.guides.store import GROUP_FILE, HISTORY_DIR, REVIEW_DIR
 from generator.site.storage import CACHE_DIR
 
 
@@ -61,15 +62,22 @@ def input_signatures(project: Project, previous: dict[str, str] | None = None) -
     found = {}
     for folder in (ws.sources_dir, ws.guides_dir, ws.state_dir):
         for entry in walk(folder, skip=tuple(skipped)):
-            if entry.name.endswith(SKIPPED_SUFFIXES) or entry.name.startswith(VERDICTS_FILE):
-                continue  # the verdict cache changes no result, only the time it takes
+            if entry.name.endswith(SKIPPED_SUFFIXES) or entry.name.startswith(CACHES):
+                continue  # the verdict cache and the parsed index change no result, only time
             found[entry.path] = _signature(entry.stat())
     if previous:
-        _history_signatures(guides, previous, found)
+        group = os.path.join(guides, REVIEW_DIR, GROUP_FILE)
+        if group in found or group in previous:  # its states may name revisions not yet seen
+            for entry in walk(history):
+                if not entry.name.endswith(SKIPPED_SUFFIXES):
+                    found[entry.path] = _signature(entry.stat())
+        else:
+            _history_signatures(guides, previous, found)
     return found
 
 
 SKIPPED_SUFFIXES = (".pyc", ".tmp", ".lock")
+CACHES = (VERDICTS_FILE, PARSED_FILE)
 
 
 def _history_signatures(guides: str, previous: dict[str, str], found: dict[str, str]) -> None:
@@ -180,7 +188,7 @@ def guide_of_path(guides: str, path: str) -> str | None:
         return parts[0][:-3]
     if len(parts) == 2 and parts[0] == REVIEW_DIR:
         stem = parts[1].rpartition(".")[0]
-        return stem or None
+        return stem if stem and not stem.startswith(".") else None  # a lock or group file
     if len(parts) >= 3 and parts[0] == HISTORY_DIR:
         return parts[1]
     return None

@@ -36,32 +36,47 @@ class RelatedIndex:
         self.sources = list(sources)
         self._tags: dict[str, frozenset[str]] = {}
         self._by_tag: dict[str, list[str]] = {}
-        self._by_company: dict[str, list[str]] = {}
+        self._company: dict[str, str] = {}
+        self._by_company_tag: dict[tuple[str, str], list[str]] = {}
         for source in self.sources:
             tags = frozenset(normalize_tag(tag) for tag in source.tags)
+            company = normalize_tag(source.company)
             self._tags[source.key] = tags
+            self._company[source.key] = company
             for tag in tags:
                 self._by_tag.setdefault(tag, []).append(source.key)
-            self._by_company.setdefault(normalize_tag(source.company), []).append(source.key)
+                self._by_company_tag.setdefault((company, tag), []).append(source.key)
         self._by_id = {source.key: source for source in self.sources}
         # Rank 0 is the oldest: newest first, undated last, then by id.
         newest_first = sorted(self.sources, key=recency_key)
         self._rank = {s.key: len(newest_first) - i for i, s in enumerate(newest_first)}
         self._span = len(newest_first) + 1
+        # Each company's write-ups, newest first.
+        self._newest: dict[str, list[str]] = {}
+        for source in newest_first:
+            self._newest.setdefault(self._company[source.key], []).append(source.key)
 
     def related(self, source: Source, limit: int = MAX_RELATED) -> list[Source]:
-        """Return up to limit other write-ups that share the company or at least one tag."""
+        """Return up to limit other write-ups that share the company or at least one tag.
+
+        Reads the company's write-ups that share a tag and its newest few: a write-up of the
+        company sharing none ranks below those newest ones, as it is older.
+        """
         key = source.key
         mine = self._tags.get(key) or frozenset(normalize_tag(t) for t in source.tags)
         tags, rank = self._tags, self._rank
-        same = [k for k in self._by_company.get(normalize_tag(source.company), ()) if k != key]
+        company = normalize_tag(source.company)
         # Same company first, by shared tags then recency; others need a shared tag.
+        members = self._newest.get(company, [])
+        same = {k for tag in mine for k in self._by_company_tag.get((company, tag), ())}
+        same.update(members[: limit + 1])
+        same.discard(key)
         best = heapq.nlargest(limit, [(len(tags[k] & mine), rank[k], k) for k in same])
-        if len(best) < limit:
+        if len(best) < limit:  # the company has fewer other write-ups than limit: all in best
             shared: Counter[str] = Counter()
             for tag in mine:
                 shared.update(self._by_tag.get(tag, ()))
-            for k in (key, *same):
+            for k in (key, *members):
                 shared.pop(k, None)
             others = heapq.nlargest(
                 limit - len(best), [(count, rank[k], k) for k, count in shared.items()]

@@ -313,7 +313,13 @@ def load_sources_cached(
     known = {name: entry[1] for name, entry in kept.items() if entry[0] == signatures.get(name)}
     ws = project.workspace
     project.__dict__["sources"] = load_sources(
-        ws.sources_dir, project.today, processes=processes, root=ws.root, known=known, share=True
+        ws.sources_dir,
+        project.today,
+        processes=processes,
+        root=ws.root,
+        known=known,
+        share=True,
+        index=project.parsed,
     )
     # known now holds every record read, duplicates too: kept for the next build
     return {name: (signatures[name], src) for name, src in known.items() if name in signatures}
@@ -340,6 +346,10 @@ def pick_keys(
     database.update((records or records_key(project, signatures)).encode())
     common = database.hexdigest()
     audit = os.fspath(project.guides.audit_path)
+    group = os.fspath(project.guides.group_path)
+    if group in signatures:  # a group's states are read from its file and the audit log
+        database.update(f"group\0{signatures[group]}\0{signatures.get(audit, '')}".encode())
+        common = database.hexdigest()
     stale: set[str] | None = None
     if previous is not None and previous.common == common and previous.signatures:
         changed = changed_paths(previous.signatures, signatures)

@@ -29,12 +29,14 @@ from generator.core.names import Name, Text, id_problem
 from generator.core.names import is_valid_id as is_valid_id  # re-exported: the one id rule
 from generator.core.names import normalize_tag as normalize_tag
 from generator.core.names import slugify as slugify
+from generator.core.parsed import ParsedIndex, file_signature
 from generator.core.urls import check_url, url_key, url_warnings
 from generator.core.urls import is_web_url as is_web_url
 from generator.core.workers import WorkerMap
-from generator.sources.yamlread import MAX_NESTING, load_yaml
+from generator.sources.yamlread import MAX_NESTING, PARSER, load_yaml
 
 MAX_SOURCE_BYTES = 100 * 1024
+RECORD_KIND = f"record {PARSER}"
 SOURCE_SUFFIXES = (".yaml", ".yml", ".json")
 YEAR_FIRST = re.compile(r"^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$")
 PUBLICATION_FIELDS = ("url", "published", "checked")
@@ -417,34 +419,61 @@ def load_sources(
     root: Path | None = None,
     known: dict[str, Source] | None = None,
     share: bool = False,
+    index: ParsedIndex | None = None,
 ) -> SourceSet:
     """Read every record (in worker processes if asked); collect problems, do not stop.
 
     Records must live inside root (by default the folder holding sources/). known maps file
     paths to records read from those files before, unchanged since: they are taken, not read
     again, and every record read is added to it (duplicates too). share: see WorkerMap.
+    index: the parsed index, whose data for a file of the same signature is validated
+    instead of parsing the file again; what is parsed is added to it.
     """
     base = root if root is not None else sources_dir.parent
+    Loaded = tuple[Source | None, list[SourceError], tuple[str, Any] | None]
 
-    def load(path: Path) -> tuple[Source | None, list[SourceError]]:
+    def load(path: Path, data: Any = None) -> Loaded:
+        parsed = None
         try:
             confine(path, base, sources_dir)
-            return check_record(read_source_data(path), path, today)
+            if data is None:
+                mark = file_signature(os.stat(path))  # before the read: a later change shows
+                data = read_source_data(path)
+                parsed = (mark, data)
+            return (*check_record(data, path, today), parsed)
         except SourceError as exc:
-            return None, [exc]
+            return None, [exc], parsed
         except OSError as exc:
             reason = exc.strerror or type(exc).__name__
-            return None, [SourceError(f"cannot be read: {reason}", path=path, rule="source.read")]
+            problem = SourceError(f"cannot be read: {reason}", path=path, rule="source.read")
+            return None, [problem], parsed
 
     files = source_files(sources_dir)
     read = known if known is not None else {}
     fresh = [path for path in files if os.fspath(path) not in read]
+    kept: dict[Path, Loaded] = {}
+    if index is not None:
+        for path in fresh:
+            try:
+                mark = file_signature(os.stat(path))
+            except OSError:
+                continue
+            data = index.get(RECORD_KIND, os.fspath(path), mark)
+            if data is not None:
+                kept[path] = load(path, data)
     result = SourceSet()
-    with WorkerMap(load, fresh, processes, share=share) as loaded:
-        for path, (source, problems) in zip(fresh, loaded, strict=True):
-            result.problems.extend(problems)
-            if source is not None:
-                read[os.fspath(path)] = source
+    parse = [path for path in fresh if path not in kept]
+    with WorkerMap(load, parse, processes, share=share) as loaded:
+        kept.update(zip(parse, loaded, strict=True))
+    for path in fresh:
+        source, problems, parsed = kept[path]
+        result.problems.extend(problems)
+        if source is not None:
+            read[os.fspath(path)] = source
+        if parsed is not None and index is not None:
+            index.put(RECORD_KIND, os.fspath(path), *parsed)
+    if index is not None:
+        index.flush()
     result.sources = [read[name] for name in map(os.fspath, files) if name in read]
     _reject_duplicates(result)
     return result

@@ -62,3 +62,7 @@ def load_yaml(text: str) -> Any:
     if nesting_too_deep(text):
         raise RecursionError(f"nested more than {MAX_NESTING} levels deep")
     return yaml.load(text, Loader=RecordLoader)  # noqa: S506 - a SafeLoader subclass
+
+
+# What a parse depends on, for the parsed index: a new PyYAML or rule parses anew.
+PARSER = f"yaml {yaml.__version__} {RecordLoader.__mro__[1].__name__} {MAX_NESTING} 1"

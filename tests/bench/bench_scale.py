@@ -33,11 +33,11 @@ from bench_publish import REPO, MemorySampler, write_records  # noqa: E402
 
 os.environ.setdefault("SOURCE_DATE_EPOCH", "1795996800")
 CHUNK = 500  # ids per `review approve` call, as an editor's script would pass them
-Figure = tuple[float, float, int]  # wall time, peak memory in MB, exit code
+Figure = tuple[float, float, int, float]  # wall time, peak memory in MB, exit code, CPU time
 
 
-def run(cmd: list[str]) -> tuple[float, float, int, str]:
-    """Run a command; return its wall time, summed peak memory, exit code and output."""
+def run(cmd: list[str]) -> tuple[float, float, int, str, float]:
+    """Run a command; return its wall time, summed peak memory, exit code, output and CPU."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.perf_counter()
         proc = subprocess.Popen(cmd, cwd=REPO, stdout=out, stderr=err)
@@ -52,13 +52,13 @@ def run(cmd: list[str]) -> tuple[float, float, int, str]:
         raise SystemExit(f"{' '.join(cmd[2:])} failed ({code}):\n{text[-3000:]}")
     # A process too short to be sampled alive still has its own peak.
     peak = max(memory.figures()["peak_mb"], usage.ru_maxrss / 1024)
-    return elapsed, peak, code, output
+    return elapsed, peak, code, output, usage.ru_utime + usage.ru_stime
 
 
 def command(root: Path, *args: str) -> Figure:
     """Run one prepguide command; return its wall time, peak memory in MB and exit code."""
-    took, mb, code, _ = run([sys.executable, "-m", "generator", "--root", str(root), *args])
-    return took, mb, code
+    took, mb, code, _, cpu = run([sys.executable, "-m", "generator", "--root", str(root), *args])
+    return took, mb, code, cpu
 
 
 def guide_ids(root: Path) -> list[str]:
@@ -69,19 +69,22 @@ def approve_all(root: Path, chunk: int | None = None) -> Figure:
     """Approve every guide in one call, or chunk ids per call; return the summed time."""
     ids = guide_ids(root)
     size = chunk or len(ids)
-    total, peak, code = 0.0, 0.0, 0
+    total, peak, code, cpu = 0.0, 0.0, 0, 0.0
     for start in range(0, len(ids), size):
-        took, mb, rc = command(root, "review", "approve", *ids[start : start + size], "--by", "b")
-        total, peak, code = total + took, max(peak, mb), max(code, rc)
-    return total, peak, code
+        took, mb, rc, used = command(
+            root, "review", "approve", *ids[start : start + size], "--by", "b"
+        )
+        total, peak, code, cpu = total + took, max(peak, mb), max(code, rc), cpu + used
+    return total, peak, code, cpu
 
 
 def desk(root: Path) -> dict[str, Figure]:
     """Time the review page's queue and one guide page in a fresh interpreter."""
     cmd = [sys.executable, __file__, "--desk", str(root)]
-    _, mb, code, out = run(cmd)
+    _, mb, code, out, _ = run(cmd)
     took = json.loads(out.strip().splitlines()[-1])
-    return {name: (seconds, mb, code) for name, seconds in took.items()}
+    # One process serves every request: its CPU time is not split between them.
+    return {name: (seconds, mb, code, float("nan")) for name, seconds in took.items()}
 
 
 def measure_desk(root: Path) -> dict[str, float]:
@@ -151,12 +154,12 @@ def main() -> None:
     results = {size: run_size(work, size) for size in (small, args.n)}
     rows = results[args.n]
     print("peak MB: the largest sum, at one moment, of the peak RSS of a command's processes")
-    print(f"{'command':44} {small:>9} {args.n:>9} {'peak MB':>8} {'growth':>7}")
-    for name, (took, mb, code) in rows.items():
+    print(f"{'command':44} {small:>9} {args.n:>9} {'CPU':>8} {'peak MB':>8} {'growth':>7}")
+    for name, (took, mb, code, cpu) in rows.items():
         before = results[small][name][0]
         growth = math.log(took / before) / math.log(args.n / small) if before > 0 else float("nan")
         flag = "" if code == 0 else "  (exit 1: some guides have error findings)"
-        print(f"{name:44} {before:8.2f}s {took:8.2f}s {mb:8.0f} {growth:7.2f}{flag}")
+        print(f"{name:44} {before:8.2f}s {took:8.2f}s {cpu:7.2f}s {mb:8.0f} {growth:7.2f}{flag}")
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak RSS of this script {own:.0f} MB")
     if args.keep is None:
