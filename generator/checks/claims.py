@@ -78,6 +78,8 @@ RUN_END = frozenset(
     ["every", "each", "all", "any", "some", "no", "per", "while", "when", "instead", "than", "less"]
     + ["more", "fewer", "ago", "earlier", "later", "faster", "slower", "longer", "shorter"]
     + ["rather", "versus", "vs", "today", "now", "overnight", "automatically"]
+    # a reflexive or emphatic pronoun closes a noun phrase: "the cache key itself"
+    + ["itself", "themselves", "himself", "herself", "ourselves", "yourself", "yourselves"]
 )
 # Words a subject may be called by in place of the company's name ("the company tripled").
 COMPANY_WORDS = frozenset(

@@ -306,6 +306,29 @@ def _order_flip(claim: str, evidence: str) -> bool | None:
     return turned > kept
 
 
+# Verbs that take a thing away ("removing per-user parameters"); "dropping" or "cutting" a
+# thing that the evidence removes in these words is its removal, not a fall of an amount.
+REMOVAL_SENSE = frozenset(["drop", "drops", "dropped", "dropping", "cut", "cuts", "cutting"])
+REMOVAL = re.compile(
+    r"(?i)\b(?:remov|eliminat|delet|strip|drop|discard|retir|deprecat|cut)\w*\s+"
+    r"((?:[\w'-]+\s+){0,3}[\w'-]+)"
+)
+
+
+def _removes_as_evidence_does(claim: str, token: str, evidence: str) -> bool:
+    """Tell whether a claim's "dropping X" takes away an X that the evidence removes."""
+    if token.casefold() not in REMOVAL_SENSE:
+        return False
+    after = re.search(rf"(?i)\b{re.escape(token)}\s+((?:[\w'-]+\s+){{0,2}}[\w'-]+)", claim)
+    if after is None:
+        return False
+    wanted = {stem(w) for w in words(after.group(1)) if w.casefold() not in STOP}
+    for removed in REMOVAL.finditer(evidence):
+        if wanted & {stem(w) for w in words(removed.group(1)) if w.casefold() not in STOP}:
+            return True
+    return False
+
+
 @lru_cache(maxsize=16384)
 def direction_shift(claim: str, evidence: str) -> tuple[str, ...]:
     """Return the words of a claim that turn its evidence's direction or order around."""
@@ -316,6 +339,8 @@ def direction_shift(claim: str, evidence: str) -> tuple[str, ...]:
         if hit is None or hit[0] not in stated:
             continue
         axis, side = hit
+        if axis == "amount" and _removes_as_evidence_does(claim, token, evidence):
+            continue
         if side not in stated[axis] and (1 - side) in stated[axis] and token not in said:
             events = _order_flip(claim, evidence) if axis == "order" else None
             if events is None or events:

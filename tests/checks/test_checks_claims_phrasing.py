@@ -10,6 +10,7 @@ from checkhelp import body, context, source
 from test_checks_claims_ours import REPORTED, ours, rules
 
 from generator.checks import check_body
+from generator.checks.shifts import direction_shift
 
 
 @pytest.mark.parametrize(
@@ -242,3 +243,27 @@ def test_a_change_written_as_a_range_rests_on_its_two_stated_ends() -> None:
 def test_a_past_event_of_a_record_thing_without_the_company_name_is_a_claim() -> None:
     assert "grounding.claim" in ours("The nightly batch was dropped since it could not keep up.")
     assert ours("The nightly batch is a common design, so ask when it stops fitting.") == []
+
+
+def test_dropping_a_thing_the_record_removes_is_no_fall_of_an_amount() -> None:
+    # The record: "The dispatch team replaced a nightly batch assignment with streaming ...".
+    evidence = "The team sped up dispatch by removing the nightly batch job and raising caps."
+    assert (
+        direction_shift("Larkspur sped up dispatch, dropping the nightly batch job.", evidence)
+        == ()
+    )
+    assert direction_shift("Larkspur dropping its caps sped up dispatch.", evidence) == (
+        "dropping",
+    )
+
+
+def test_so_that_may_name_a_change_the_record_states_but_no_other_aim() -> None:
+    kept = "Larkspur moved to streaming matches so that median assignment time fell to 40 seconds."
+    assert "grounding.claim" not in ours(kept)
+    aim = "Larkspur moved to streaming matches so that couriers would stay with the company."
+    assert "grounding.claim" in ours(aim)
+
+
+def test_a_reflexive_pronoun_is_not_the_thing_an_outcome_verb_changes() -> None:
+    assert "grounding.claim" not in ours("Relay improves the assignment matching itself.")
+    assert "grounding.claim" in ours("Relay improves the courier app itself.")
