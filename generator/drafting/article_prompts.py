@@ -6,14 +6,13 @@ import re
 
 from pydantic import ValidationError
 
-from generator.drafting.prompts import REPAIR, REVISE, PromptSet, fence_for
-from generator.drafting.repair import QUOTE_RULE, SCHEMA_RULE
+from generator.drafting.prompts import REPAIR, REVISE, PromptSet, fence_for, record_data
+from generator.drafting.repair import MAX_ERRORS_SENT, QUOTE_RULE, SCHEMA_RULE, schema_errors
 from generator.guides.article_draft import ArticleDraft
 from generator.guides.articles import ArticleJob
 
 ARTICLE_SYSTEM = "article_system.j2"
 ARTICLE_USER = "article_user.j2"
-MAX_ERRORS_SENT = 10
 _SPACE = re.compile(r"\s+")
 _QUOTE_MARKS = " \"'“”‘’«»…"
 
@@ -34,16 +33,7 @@ class ArticlePromptSet(PromptSet):
         spec = job.article.spec
         sources = []
         for source in job.sources:
-            data = {
-                "id": source.key,
-                "company": source.company,
-                "title": source.title,
-                "summary": source.summary,
-                "notes": source.notes or "",
-                "scale": list(source.scale),
-                "techniques": list(source.techniques),
-                "stack": list(source.stack),
-            }
+            data = {"id": source.key, **record_data(source)}
             data["fence"] = fence_for("\n".join(map(str, data.values())))
             sources.append(data)
         system = self._render(self._system, site_name=self.site_name)
@@ -65,11 +55,7 @@ def validate_article_answer(
     try:
         draft = ArticleDraft.model_validate_json(content)
     except ValidationError as exc:
-        errors = []
-        for error in exc.errors(include_url=False):
-            loc = ".".join(str(part) for part in error["loc"]) or "answer"
-            errors.append(f"{loc}: {error['msg']}")
-        return None, errors[:MAX_ERRORS_SENT], SCHEMA_RULE
+        return None, schema_errors(exc), SCHEMA_RULE
     wanted = [source.key for source in job.sources]
     given = [block.source for block in draft.blocks]
     if sorted(given) != sorted(wanted) or len(set(given)) != len(given):

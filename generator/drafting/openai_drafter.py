@@ -21,11 +21,13 @@ from generator.core.names import plural
 from generator.drafting.prompts import PromptSet
 from generator.drafting.protocol import OPENAI_DRAFTER_VERSION, DraftResult, Revision
 from generator.drafting.repair import (
+    MAX_ERRORS_SENT,
     QUOTE_RULE,
     SCHEMA_RULE,
     error_lines,
     finding_lines,
     rules_of,
+    schema_errors,
 )
 from generator.guides.document import RepairRound, Usage
 from generator.guides.findings import Finding
@@ -39,7 +41,6 @@ from generator.sources.records import Source
 DRAFTER_VERSION = OPENAI_DRAFTER_VERSION
 CHAT_COMPLETIONS = "/chat/completions"
 MAX_REASKS = 2
-MAX_ERRORS_SENT = 10
 # Call log rows are committed together this long after the first uncommitted one, and on close:
 # a SIGKILL loses at most the last half second of log rows, never a guide or a cached answer.
 LOG_COMMIT_DELAY = 0.5
@@ -73,11 +74,7 @@ def validate_answer(content: str, source: Source) -> tuple[Draft | None, list[st
     try:
         draft = Draft.model_validate_json(content)
     except ValidationError as exc:
-        errors = []
-        for error in exc.errors(include_url=False):
-            loc = ".".join(str(part) for part in error["loc"]) or "answer"
-            errors.append(f"{loc}: {error['msg']}")
-        return None, errors[:MAX_ERRORS_SENT], SCHEMA_RULE
+        return None, schema_errors(exc), SCHEMA_RULE
     problems = quote_problems(draft, source)
     if problems:
         return None, problems[:MAX_ERRORS_SENT], QUOTE_RULE

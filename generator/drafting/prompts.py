@@ -169,15 +169,7 @@ class PromptSet:
 
     def messages(self, source: Source) -> list[dict[str, str]]:
         """Return the system and user messages for one source record."""
-        data = {
-            "company": source.company,
-            "title": source.title,
-            "summary": source.summary,
-            "notes": source.notes or "",
-            "scale": list(source.scale),
-            "techniques": list(source.techniques),
-            "stack": list(source.stack),
-        }
+        data = record_data(source)
         fence = fence_for("\n".join([*map(str, data.values())]))
         system = self._render(self._system, site_name=self.site_name, company=source.company)
         user = self._render(self._user, fence=fence, **data)
@@ -192,3 +184,16 @@ class PromptSet:
         fence = fence_for(f"{text}\n{note}")
         body = self._render(self._revise, text=text, note=note, fence=fence)
         return {"role": "user", "content": body}
+
+
+def record_data(source: Source) -> dict:
+    """Return what a prompt shows of a record: its text fields, never its URLs or dates."""
+    return {
+        "company": source.company,
+        "title": source.title,
+        "summary": source.summary,
+        "notes": source.notes or "",
+        "scale": list(source.scale),
+        "techniques": list(source.techniques),
+        "stack": list(source.stack),
+    }

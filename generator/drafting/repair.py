@@ -7,6 +7,8 @@ never cause a re-ask; neither do warnings. This module is the one place that say
 
 from __future__ import annotations
 
+from pydantic import ValidationError
+
 from generator.guides.document import RepairRound
 from generator.guides.findings import Finding
 
@@ -85,3 +87,16 @@ def repairs_of(history: list[tuple[str, list[str]]]) -> list[RepairRound]:
         RepairRound(round=index + 2, rules=rules_of(lines) if lines else ["length"])
         for index, (_, lines) in enumerate(history)
     ]
+
+
+# Errors of one answer sent back in a re-ask, at most.
+MAX_ERRORS_SENT = 10
+
+
+def schema_errors(exc: ValidationError) -> list[str]:
+    """Return the first schema errors of an answer as "field: message" lines for a re-ask."""
+    errors = []
+    for error in exc.errors(include_url=False):
+        loc = ".".join(str(part) for part in error["loc"]) or "answer"
+        errors.append(f"{loc}: {error['msg']}")
+    return errors[:MAX_ERRORS_SENT]

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from generator.guides.compose import _one_line, citation_line, disclaimer
+from generator.guides.compose import _one_line, citation_line, disclaimer, our_sections
 from generator.guides.schema import ONE_SENTENCE, SHORT_PHRASE, ReportedStatement
 from generator.sources.citations import CitationView
 from generator.sources.records import Source
@@ -81,14 +81,8 @@ def compose_article_body(
             " ".join(_one_line(s.text) for s in block.reported) if block else "(no statements)"
         )
         parts += [f"## {block_heading(source)}", reported]
-    steps = "\n".join(f"- {_one_line(step)}" for step in draft.steps)
     parts += [
-        f"## Our career interpretation: {_one_line(draft.angle)}",
-        draft.interpretation.strip(),
-        f"## Build a {_one_line(draft.case_study_title)} case study",
-        draft.case_study.strip(),
-        "## Put it into practice",
-        f"Your next research steps.\n\n{steps}",
+        *our_sections(draft),
         "## Read the originals",
         originals_lines(views),
     ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import date
+from typing import Protocol
 
 from generator.guides.schema import Draft
 from generator.sources.citations import CitationView
@@ -54,18 +55,35 @@ def originals_block(views: Iterable[CitationView]) -> str:
 def compose_body(draft: Draft, source: Source, views: list[CitationView], site_name: str) -> str:
     """Return the Markdown body of a guide in contract order."""
     reported = " ".join(_one_line(statement.text) for statement in draft.reported)
-    steps = "\n".join(f"- {_one_line(step)}" for step in draft.steps)
     parts = [
         disclaimer(site_name),
         f"## What {_one_line(source.company)} reports",
         reported,
+        *our_sections(draft),
+        "## Read the originals",
+        originals_block(views),
+    ]
+    return "\n\n".join(parts) + "\n"
+
+
+class OurDraft(Protocol):
+    """What our sections are made from, in a guide's draft or an article's."""
+
+    angle: str
+    interpretation: str
+    case_study_title: str
+    case_study: str
+    steps: list[str]
+
+
+def our_sections(draft: OurDraft) -> list[str]:
+    """Return our sections in contract order: interpretation, case study, practice steps."""
+    steps = "\n".join(f"- {_one_line(step)}" for step in draft.steps)
+    return [
         f"## Our career interpretation: {_one_line(draft.angle)}",
         draft.interpretation.strip(),
         f"## Build a {_one_line(draft.case_study_title)} case study",
         draft.case_study.strip(),
         "## Put it into practice",
         f"Your next research steps.\n\n{steps}",
-        "## Read the originals",
-        originals_block(views),
     ]
-    return "\n\n".join(parts) + "\n"

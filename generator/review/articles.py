@@ -155,17 +155,7 @@ def block_evidence(view: ArticleView, doc: GuideDoc) -> list[dict]:
     parts = split_article(doc.body, sources, view.settings.site.name)
     blocks = []
     for source in sources:
-        fields = spans.source_fields(source)
-        claims = spans.locate_claims(parts.blocks.get(source.key, ""), fields)
-        shown = []
-        for name, value in fields:
-            covered = [
-                (span.start, span.end, number)
-                for number, claim in enumerate(claims, start=1)
-                for span in claim.spans
-                if span.field == name
-            ]
-            shown.append({"name": name, "segments": spans.highlight(value, covered)})
+        claims, shown = spans.marked_fields(parts.blocks.get(source.key, ""), source)
         blocks.append(
             {
                 "source": source,

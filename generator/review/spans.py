@@ -104,3 +104,19 @@ def highlight(value: str, spans: list[tuple[int, int, int]]) -> list[Segment]:
         covering = tuple(sorted({n for s, e, n in spans if s <= start and end <= e}))
         segments.append(Segment(value[start:end], covering))
     return segments
+
+
+def marked_fields(text: str, source: Source) -> tuple[list[Claim], list[dict]]:
+    """Locate the figures and quotes of a text in its record; split each field into highlights."""
+    fields = source_fields(source)
+    claims = locate_claims(text, fields)
+    shown = []
+    for name, value in fields:
+        covered = [
+            (span.start, span.end, number)
+            for number, claim in enumerate(claims, start=1)
+            for span in claim.spans
+            if span.field == name
+        ]
+        shown.append({"name": name, "segments": highlight(value, covered)})
+    return claims, shown

@@ -70,18 +70,7 @@ def evidence(row: review.GuideReview) -> tuple[list[spans.Claim], list[dict]]:
     """Locate the figures and quotes of "reports" and split source fields into highlights."""
     if row.doc is None or row.source is None:
         return [], []
-    fields = spans.source_fields(row.source)
-    claims = spans.locate_claims(spans.reports_text(row.doc), fields)
-    shown = []
-    for name, value in fields:
-        covered = [
-            (span.start, span.end, number)
-            for number, claim in enumerate(claims, start=1)
-            for span in claim.spans
-            if span.field == name
-        ]
-        shown.append({"name": name, "segments": spans.highlight(value, covered)})
-    return claims, shown
+    return spans.marked_fields(spans.reports_text(row.doc), row.source)
 
 
 def create_app(

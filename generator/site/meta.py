@@ -146,29 +146,9 @@ def _guide(context: dict, home: str, url: str, words: Catalogue) -> tuple[str, s
     description = context.get("description") or ""
     if reported is not None:
         description = first_sentence(plain_text(HEADING.sub("", str(reported)))) or description
-    site = organization(context, home)
-    originals = [item for item in guide["originals"] if item["url"]]
-    article = {
-        "@type": "Article",
-        "@id": f"{url}#guide",
-        "headline": clip(guide["title"], MAX_HEADLINE),
-        "description": clip(description),
-        "url": url,
-        "mainEntityOfPage": url,
-        "author": site,
-        "publisher": site,
-        "image": site["logo"],
-        "about": {"@type": "Organization", "name": guide["company"]},
-        "isBasedOn": [item["url"] for item in originals],
-        "citation": [_citation(item) for item in guide["originals"]],
-    }
-    published = guide.get("first_published") or guide.get("updated")
-    if published:
-        article["datePublished"] = published
-    if guide.get("updated"):
-        article["dateModified"] = guide["updated"]
-    trail = trail_of(context, home, url)
-    return guide["title"], description, [article, breadcrumbs(trail)]
+    about = {"@type": "Organization", "name": guide["company"]}
+    found = _article_ld(context, home, url, f"{url}#guide", guide, description, about)
+    return guide["title"], description, [found, breadcrumbs(trail_of(context, home, url))]
 
 
 def _article(context: dict, home: str, url: str, words: Catalogue) -> tuple[str, str, list[dict]]:
@@ -180,28 +160,36 @@ def _article(context: dict, home: str, url: str, words: Catalogue) -> tuple[str,
     if reported is not None:
         description = first_sentence(plain_text(HEADING.sub("", str(reported["html"]))))
     description = description or article.get("angle") or context.get("description") or ""
+    about = [{"@type": "Organization", "name": name} for name in article["company_names"]]
+    found = _article_ld(context, home, url, f"{url}#article", article, description, about)
+    return article["title"], description, [found, breadcrumbs(trail_of(context, home, url))]
+
+
+def _article_ld(
+    context: dict, home: str, url: str, key: str, piece: dict, description: str, about: object
+) -> dict:
+    """Return a schema.org Article for a guide or career article, citing its originals."""
     site = organization(context, home)
     found = {
         "@type": "Article",
-        "@id": f"{url}#article",
-        "headline": clip(article["title"], MAX_HEADLINE),
+        "@id": key,
+        "headline": clip(piece["title"], MAX_HEADLINE),
         "description": clip(description),
         "url": url,
         "mainEntityOfPage": url,
         "author": site,
         "publisher": site,
         "image": site["logo"],
-        "about": [{"@type": "Organization", "name": name} for name in article["company_names"]],
-        "isBasedOn": [item["url"] for item in article["originals"] if item["url"]],
-        "citation": [_citation(item) for item in article["originals"]],
+        "about": about,
+        "isBasedOn": [item["url"] for item in piece["originals"] if item["url"]],
+        "citation": [_citation(item) for item in piece["originals"]],
     }
-    published = article.get("first_published") or article.get("updated")
+    published = piece.get("first_published") or piece.get("updated")
     if published:
         found["datePublished"] = published
-    if article.get("updated"):
-        found["dateModified"] = article["updated"]
-    trail = trail_of(context, home, url)
-    return article["title"], description, [found, breadcrumbs(trail)]
+    if piece.get("updated"):
+        found["dateModified"] = piece["updated"]
+    return found
 
 
 def _citation(item: dict) -> dict:
