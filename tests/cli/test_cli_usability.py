@@ -232,7 +232,7 @@ def test_a_terminal_sees_warnings_in_yellow_and_summaries_in_green_and_red(
     assert "0 duplicates" in imported
 
     state = workspace / ".prepguide"
-    state.mkdir()
+    state.mkdir(exist_ok=True)  # the import may have kept its parsed index there
     (state / "llm-calls.sqlite3").write_bytes(b"not a database")
     logs = run_on_a_terminal("--root", str(workspace), "logs", env={"NO_COLOR": ""})
     assert click.style("warning:", fg="yellow") + " " in logs
