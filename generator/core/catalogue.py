@@ -18,7 +18,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from generator.core.confine import link_problem
+from generator.core.confine import read_root_text
 from generator.core.errors import ConfigError
 
 FOLDER = "catalogue"
@@ -455,15 +455,7 @@ def catalogue_reader(templates_dir: Path):
         path = own / name
         if not (path.is_file() or path.is_symlink()):
             return _packaged(name)
-        problem = link_problem(path, templates_dir.parent)
-        if problem:
-            raise ConfigError(problem, path=path, rule="templates.symlink")
-        if path.stat().st_size > MAX_FILE:
-            raise ConfigError("is larger than 256 KB", path=path, rule="catalogue")
-        try:
-            return path.read_text(encoding="utf-8"), str(path)
-        except UnicodeDecodeError as exc:
-            raise ConfigError("not UTF-8", path=path, rule="catalogue") from exc
+        return read_root_text(path, templates_dir.parent, "catalogue"), str(path)
 
     return read
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from generator.core.errors import ConfigError
+
 
 def link_problem(path: Path, root: Path, *inside: Path) -> str | None:
     """Return why path leads out of root (or nowhere) through a symbolic link; None if it stays.
@@ -22,3 +24,21 @@ def link_problem(path: Path, root: Path, *inside: Path) -> str | None:
         return None
     how = "is a symbolic link to" if linked else "leads through a symbolic link to"
     return f"{how} {target}, outside the root {root.resolve()}"
+
+
+MAX_TEXT = 256 * 1024
+
+
+def read_root_text(path: Path, root: Path, rule: str) -> str:
+    """Read a text file a root supplies (a template, a catalogue), refusing what it must not be."""
+    problem = link_problem(path, root)
+    if problem:
+        raise ConfigError(problem, path=path, rule="templates.symlink")
+    if not path.is_file():
+        raise ConfigError("is not a regular file", path=path, rule=rule)
+    if path.stat().st_size > MAX_TEXT:
+        raise ConfigError("is larger than 256 KB", path=path, rule=rule)
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError("not UTF-8", path=path, rule=rule) from exc

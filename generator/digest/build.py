@@ -10,12 +10,19 @@ from urllib.parse import urlsplit
 
 from generator.core.catalogue import catalogue_reader, load_catalogue
 from generator.core.clock import now
+from generator.core.confine import link_problem, read_root_text
 from generator.core.errors import ConfigError, PrepguideError
 from generator.core.fsio import atomic_write_bytes
 from generator.digest import journal
 from generator.digest.addresses import AddressError, parse_mailbox
 from generator.digest.issue import DigestArticle, DigestIssue, Week, build_issue
-from generator.digest.mail import frozen_message, header_problem
+from generator.digest.mail import (
+    MAIL_TEMPLATES,
+    MailTemplates,
+    frozen_message,
+    header_problem,
+    packaged_mail_templates,
+)
 from generator.guides.project import Project
 from generator.review import live_version, read_state
 from generator.review.articles import article_view
@@ -135,6 +142,23 @@ def _mail_settings(project: Project) -> tuple[str, str, str]:
     return sender, settings.footer, settings.unsubscribe_url
 
 
+def mail_templates(project: Project) -> MailTemplates:
+    """Read the root's templates/digest/email.txt and email.html over the shipped ones."""
+    texts = packaged_mail_templates()
+    origins = {}
+    root = project.workspace.root
+    folder = project.workspace.templates_dir / "digest"
+    problem = link_problem(folder, root)
+    if problem:
+        raise ConfigError(problem, path=folder, rule="templates.symlink")
+    for name in MAIL_TEMPLATES:
+        path = folder / name
+        if path.exists() or path.is_symlink():
+            texts[name] = read_root_text(path, root, "templates")
+            origins[name] = str(path)
+    return MailTemplates(tuple(sorted(texts.items())), tuple(sorted(origins.items())))
+
+
 def freeze_issue(project: Project, week: Week) -> FrozenIssue:
     """Write digest/<week>.eml, unless the week is empty or sending has already begun."""
     issue = week_issue(project, week)
@@ -152,6 +176,7 @@ def freeze_issue(project: Project, week: Week) -> FrozenIssue:
         unsubscribe_url=unsubscribe_url,
         list_id=f"{project.settings.site.name} weekly <weekly.{host}>",
         moment=now(),
+        templates=mail_templates(project),
     )
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_bytes(path, message.as_bytes())

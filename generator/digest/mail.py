@@ -16,11 +16,21 @@ from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
 from email.utils import format_datetime, formataddr, make_msgid, parseaddr
 from functools import lru_cache
+from html import escape as html_escape
+from importlib import resources
 from urllib.parse import urlsplit
 
-from jinja2 import Environment, PackageLoader, StrictUndefined
+from jinja2 import (
+    DictLoader,
+    Environment,
+    StrictUndefined,
+    TemplateError,
+    TemplateSyntaxError,
+    UndefinedError,
+)
+from jinja2.sandbox import SandboxedEnvironment
 
-from generator.core.errors import PrepguideError
+from generator.core.errors import ConfigError, PrepguideError
 from generator.digest.issue import DigestIssue
 
 TOKEN_MARK = "PREPGUIDE-UNSUBSCRIBE-TOKEN"
@@ -31,10 +41,31 @@ class MailError(PrepguideError):
     """The frozen issue cannot be sent as it is."""
 
 
-@lru_cache(maxsize=1)
-def _environment() -> Environment:
-    return Environment(
-        loader=PackageLoader("generator", "templates/digest"),
+MAIL_TEMPLATES = ("email.txt", "email.html")
+
+
+def packaged_mail_templates() -> dict[str, str]:
+    """Return the shipped mail templates by name."""
+    folder = resources.files("generator").joinpath("templates/digest")
+    return {name: folder.joinpath(name).read_text("utf-8") for name in MAIL_TEMPLATES}
+
+
+@dataclass(frozen=True)
+class MailTemplates:
+    """The mail's templates by name, and the root's file each one was read from, if any."""
+
+    texts: tuple[tuple[str, str], ...]
+    origins: tuple[tuple[str, str], ...] = ()
+
+
+def shipped_templates() -> MailTemplates:
+    return MailTemplates(tuple(sorted(packaged_mail_templates().items())))
+
+
+@lru_cache(maxsize=4)
+def _environment(texts: tuple[tuple[str, str], ...]) -> Environment:
+    return SandboxedEnvironment(
+        loader=DictLoader(dict(texts)),
         autoescape=lambda name: bool(name and name.endswith(".html")),
         undefined=StrictUndefined,
         keep_trailing_newline=True,
@@ -49,13 +80,44 @@ def unsubscribe_link(base: str, token: str) -> str:
     return f"{base}{joiner}token={token}"
 
 
-def render_parts(issue: DigestIssue, footer: str, unsubscribe: str) -> tuple[str, str]:
+def render_parts(
+    issue: DigestIssue, footer: str, unsubscribe: str, templates: MailTemplates | None = None
+) -> tuple[str, str]:
     """Return the text and HTML bodies of an issue."""
-    env = _environment()
+    templates = templates or shipped_templates()
+    env = _environment(templates.texts)
     context = {"issue": issue, "footer": footer, "unsubscribe": unsubscribe}
-    text = env.get_template("email.txt").render(context)
-    html = env.get_template("email.html").render(context)
-    return text, html
+    bodies = []
+    for name in MAIL_TEMPLATES:
+        try:
+            bodies.append(env.get_template(name).render(context))
+        except TemplateSyntaxError as exc:
+            raise _template_error(
+                templates, name, f"syntax error at line {exc.lineno}: {exc.message}"
+            ) from exc
+        except UndefinedError as exc:
+            raise _template_error(templates, name, f"uses an unknown value: {exc.message}") from exc
+        except (TemplateError, TypeError, ValueError, ArithmeticError, LookupError) as exc:
+            raise _template_error(
+                templates, name, f"fails to render: {type(exc).__name__}: {exc}"
+            ) from exc
+    for name, body in zip(MAIL_TEMPLATES, bodies, strict=True):
+        if unsubscribe not in body.replace("&amp;", "&") or not _shows(body, footer):
+            raise _template_error(
+                templates,
+                name,
+                "must show the footer and the unsubscribe link (footer, unsubscribe)",
+            )
+    return bodies[0], bodies[1]
+
+
+def _shows(body: str, footer: str) -> bool:
+    return footer in body or html_escape(footer) in body
+
+
+def _template_error(templates: MailTemplates, name: str, problem: str) -> ConfigError:
+    path = dict(templates.origins).get(name, f"templates/digest/{name}")
+    return ConfigError(f"mail template {problem}", path=path, rule="templates")
 
 
 def frozen_message(
@@ -66,10 +128,11 @@ def frozen_message(
     unsubscribe_url: str,
     list_id: str,
     moment: datetime,
+    templates: MailTemplates | None = None,
 ) -> EmailMessage:
     """Build the issue's message with a token placeholder, as `digest send` will read it."""
     link = unsubscribe_link(unsubscribe_url, TOKEN_MARK)
-    text, html = render_parts(issue, footer, link)
+    text, html = render_parts(issue, footer, link, templates)
     message = EmailMessage(policy=email.policy.default)
     message["Subject"] = issue.subject
     message["From"] = sender

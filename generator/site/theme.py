@@ -17,13 +17,12 @@ from pathlib import Path
 
 from generator.core.catalogue import Catalogue, catalogue_reader, load_catalogue
 from generator.core.config import site_path_problem
-from generator.core.confine import link_problem
+from generator.core.confine import link_problem, read_root_text
 from generator.core.errors import ConfigError
 from generator.guides.project import Project
 from generator.site.pages import packaged_templates, template_folder
 
 PACKAGED_STATIC = ("style.css",)
-MAX_TEMPLATE = 256 * 1024
 MAX_STATIC_FILE = 8 * 1024 * 1024
 MAX_STATIC_TOTAL = 64 * 1024 * 1024
 MAX_STATIC_FILES = 2_000
@@ -60,7 +59,7 @@ def load_theme(project: Project) -> Theme:
     templates = packaged_templates()
     origins: dict[str, str] = {}
     for path in _own_templates(ws.templates_dir):
-        templates[path.name] = _read_text(path, ws.root)
+        templates[path.name] = read_root_text(path, ws.root, "templates")
         origins[path.name] = str(path)
     words = load_catalogue(site.language, catalogue_reader(ws.templates_dir))
     static = packaged_static()
@@ -139,20 +138,6 @@ def _own_templates(folder: Path) -> list[Path]:
     if problem:
         raise ConfigError(problem, path=folder, rule="templates.symlink")
     return sorted(p for p in folder.iterdir() if p.name.endswith(".html") and not _hidden(p))
-
-
-def _read_text(path: Path, root: Path) -> str:
-    problem = link_problem(path, root)
-    if problem:
-        raise ConfigError(problem, path=path, rule="templates.symlink")
-    if not path.is_file():
-        raise ConfigError("is not a regular file", path=path, rule="templates")
-    if path.stat().st_size > MAX_TEMPLATE:
-        raise ConfigError("is larger than 256 KB", path=path, rule="templates")
-    try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise ConfigError("not UTF-8", path=path, rule="templates") from exc
 
 
 def _hidden(path: Path) -> bool:

@@ -319,3 +319,32 @@ def test_a_send_killed_half_way_resumes_and_delivers_each_message_at_most_once(
             resend = [*command, "--resend-uncertain"]
             subprocess.run(resend, env=env, capture_output=True, text=True, timeout=60, check=True)
             assert sorted(r[0] for r, _ in server.mailbox.messages) == sorted(addresses)
+
+
+def test_a_root_writes_its_own_mail_and_its_mistakes_are_named(digest_root: Path):
+    folder = digest_root / "templates" / "digest"
+    folder.mkdir(parents=True)
+    shipped = (REPO / "generator" / "templates" / "digest" / "email.txt").read_text()
+    (folder / "email.txt").write_text("Hello from the editors.\n\n" + shipped, encoding="utf-8")
+    run(digest_root, "digest", "build", "--week", WEEK)
+    raw = (digest_root / "digest" / f"{WEEK}.eml").read_bytes()
+    message = email.message_from_bytes(raw, policy=email.policy.default)
+    text = message.get_body(("plain",)).get_content()
+    assert text.startswith("Hello from the editors.")
+    assert "https://prepguide.example.org/guides/acme-stream/" in text
+    html = message.get_body(("html",)).get_content()
+    assert "Hello from the editors." not in html  # the shipped HTML template is kept
+
+    (digest_root / "digest" / f"{WEEK}.eml").unlink()
+    (folder / "email.html").write_text("<p>{{ issue.no_such_value }}</p>", encoding="utf-8")
+    output = run_process(digest_root, "digest", "build", "--week", WEEK, code=2)
+    assert "email.html" in output and "no_such_value" in output
+    (folder / "email.html").write_text("<p>{% for x in %}</p>", encoding="utf-8")
+    output = run_process(digest_root, "digest", "build", "--week", WEEK, code=2)
+    assert "email.html" in output and "syntax error at line 1" in output
+    # a mail without the unsubscribe link is never frozen
+    (folder / "email.html").unlink()
+    (folder / "email.txt").write_text("{{ issue.opening }}\n{{ footer }}\n", encoding="utf-8")
+    output = run_process(digest_root, "digest", "build", "--week", WEEK, code=2)
+    assert "email.txt" in output and "unsubscribe link" in output
+    assert not (digest_root / "digest" / f"{WEEK}.eml").exists()
