@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from integrity import build_corpus, write_body  # noqa: E402
 from integrity.corpus import SEED_RECORD, TODAY, seed_body, write_database  # noqa: E402
 from integrity.model import Case  # noqa: E402
+from prose_replay import CORPUS  # noqa: E402
 from prose_replay_report import prose_section  # noqa: E402
 
 from generator.checks.runner import check_guides  # noqa: E402
@@ -137,6 +138,12 @@ def main() -> None:
     )
     parser.add_argument("--no-prose", action="store_true", help="skip the model-prose replay")
     parser.add_argument(
+        "--corpus",
+        type=Path,
+        action="append",
+        help="a model-prose corpus folder to replay (repeatable; default tests/modelprose/)",
+    )
+    parser.add_argument(
         "--prose-misses", action="store_true", help="print every uncaught seen prose variant"
     )
     args = parser.parse_args()
@@ -198,7 +205,8 @@ def main() -> None:
         f"{'met' if pct >= GOAL and not flagged and not dirty and not seed_findings else 'NOT met'}"
     )
     if not args.no_prose:
-        prose_section(show_misses=args.prose_misses)
+        for folder in args.corpus or [CORPUS]:
+            prose_section(show_misses=args.prose_misses, folder=folder)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,15 @@ from collections import defaultdict
 from pathlib import Path
 
 from fakes.openai_server import FakeOpenAI
-from prose_replay import Corpus, Replay, Variant, catching_rules, load_corpus, make_root
+from prose_replay import (
+    CORPUS,
+    Corpus,
+    Replay,
+    Variant,
+    catching_rules,
+    load_corpus,
+    make_root,
+)
 from prose_replay import replay as run_replay
 from prose_replay import rounds as draft_sets
 
@@ -24,12 +32,12 @@ def rate(hits: int, total: int) -> str:
 
 
 def replay_variants(
-    server: FakeOpenAI, corpus: Corpus, tmp: Path, mode: str
+    server: FakeOpenAI, corpus: Corpus, tmp: Path, mode: str, folder: Path = CORPUS
 ) -> dict[str, tuple[Variant, Replay]]:
     """Replay every variant, one root per draft set; return each variant with its replay."""
     out = {}
     for number, draft_set in enumerate(draft_sets(corpus.variants)):
-        root = make_root(tmp / f"{mode}-{number}")
+        root = make_root(tmp / f"{mode}-{number}", folder)
         if mode == "repeat":
             answers = {rid: [v.draft] for rid, v in draft_set.items()}
         else:
@@ -158,24 +166,25 @@ def round_report(label: str, guides: list[tuple[str, Replay]]) -> list[int]:
     return counts
 
 
-def prose_section(show_misses: bool = False) -> None:
-    """Replay the corpus and print the model-prose figures."""
-    corpus = load_corpus()
+def prose_section(show_misses: bool = False, folder: Path = CORPUS) -> None:
+    """Replay the corpus in folder and print the model-prose figures."""
+    corpus = load_corpus(folder)
     held = [v for v in corpus.variants if v.held_out]
     print(
-        f"\n== model-prose corpus: {len(corpus.records)} records ({len(corpus.held_out_records)} "
+        f"\n== model-prose corpus {folder.name}/: {len(corpus.records)} records "
+        f"({len(corpus.held_out_records)} "
         f"held out), {len(corpus.variants)} one-error guide variants ({len(held)} held out); "
         "replayed through `prepguide generate --backend openai` against the fake server =="
     )
     with FakeOpenAI() as server, tempfile.TemporaryDirectory(prefix="prepguide-prose-") as tmp:
         base = run_replay(
             server,
-            make_root(Path(tmp) / "faithful"),
+            make_root(Path(tmp) / "faithful", folder),
             corpus.titles,
             {rid: [draft] for rid, draft in corpus.drafts.items()},
         )
-        repeat = replay_variants(server, corpus, Path(tmp), "repeat")
-        repair = replay_variants(server, corpus, Path(tmp), "next")
+        repeat = replay_variants(server, corpus, Path(tmp), "repeat", folder)
+        repair = replay_variants(server, corpus, Path(tmp), "next", folder)
     print()
     f_seen, f_seen_n, f_held, f_held_n = faithful_report(corpus, base)
     round_report("faithful guides", [(rid, base) for rid in corpus.records])
