@@ -36,6 +36,7 @@ from generator.checks.claims import (
 from generator.checks.claimwords import (
     BOUNDS,
     CAUSE,
+    CONTRAST,
     EVIDENCE_CAUSE,
     GAINS,
     KIND_PHRASE,
@@ -44,6 +45,7 @@ from generator.checks.claimwords import (
     OUTCOME_NOUNS,
     OUTCOMES,
     POLARITY,
+    THAN_ANY,
     benefit_backed,
     benefit_words,
     polarity_words,
@@ -150,6 +152,8 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
         word = "not" if token.endswith("n't") or token in NEGATION else token
         if word not in POLARITY or word in claim_polarity:
             continue
+        if word == "not" and CONTRAST.search(claim):
+            continue
         following = [stem(t) for t in lowered[i + 1 : i + 4] if t not in STOP]
         if following and following[0] in claim_set:
             problems.append(
@@ -162,6 +166,7 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
             superlative(token)
             and stem(lowered_token) not in evidence_stems
             and lowered_token not in unit.norm
+            and not THAN_ANY.search(unit.text)
         ):
             problems.append(
                 Problem("grounding.claim", token, f"superlative {token!r} is not in the evidence")
