@@ -11,6 +11,7 @@ from generator.checks.base import (
     CheckContext,
     Evidence,
     ParsedGuide,
+    entity_names,
     finding,
     quote,
     record_file,
@@ -276,7 +277,7 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
         else:
             named.append((text, phrase))
     problems += [Problem(*p) for p in shifts(claim, unit.text, _dates(ctx))]
-    problems += [Problem(*p) for p in account_shifts(claim, unit.text)]
+    problems += [Problem(*p) for p in account_shifts(claim, unit.text, None, entity_names(ctx))]
     problems += [Problem(*p) for p in hedge_shifts(claim, unit.text)]
     problems += [Problem(*p) for p in borrowed(claim, unit, index, own_stems)]
     problems += [Problem(*p) for p in misplaced(claim, unit, named, own_stems)]

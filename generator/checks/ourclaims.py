@@ -15,7 +15,7 @@ import re
 from generator.checks.accounts import COMPARISON, account_shifts, comparison_shift
 from generator.checks.accounts import FIXES as ACCOUNT_FIXES
 from generator.checks.analysis import analysis
-from generator.checks.base import CheckContext, ParsedGuide, finding, quote
+from generator.checks.base import CheckContext, ParsedGuide, entity_names, finding, quote
 from generator.checks.bindings import record_hedges
 from generator.checks.claimnames import company_pattern, proper_nouns
 from generator.checks.claims import GENERIC_NOUNS, WORD, noun_run
@@ -358,7 +358,8 @@ def _problems(claim: str, ctx: CheckContext, shared) -> list[tuple[str, str, str
         ("grounding.sentiment", sentiment_shift(claim, text), "is a judgement not stated"),
     ):
         out += [(rule, term, f"{term!r} {what}") for term in found]
-    out += account_shifts(claim, text, " ".join(unit.text for _, unit in ranked))
+    plans = " ".join(unit.text for _, unit in ranked)
+    out += account_shifts(claim, text, plans, entity_names(ctx))
     return out
 
 
