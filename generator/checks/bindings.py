@@ -146,13 +146,19 @@ def hedge_shifts(claim: str, evidence: str) -> tuple[tuple[str, str, str], ...]:
     if too_many_numbers(claim) or too_many_numbers(evidence, MAX_RECORD_NUMBERS):
         return ()
     claim_q = [q for q in quantities(claim, number_words=False) if q.figure.kind == "value"]
-    if not claim_q:
-        return tuple(out)
     evidence_q = quantities(evidence, number_words=False)
     for at, q in enumerate(claim_q):
         hedged = _approximate(q, evidence_q)
         if hedged is not None and not _hedged(claim, claim_q, at):
             said = f"{hedged.approx} {hedged.figure.text}"
+            out.append((HEDGE, q.figure.text, f"{q.figure.text!r} drops the evidence's {said!r}"))
+    for q in quantities(claim, number_words=False):
+        if q.figure.kind != "range" or q.approx:
+            continue  # "from 400 to 90" for "from about 400 to about 90": each end is hedged
+        ends = {(q.figure.lo, None, q.figure.unit), (q.figure.hi, None, q.figure.unit)}
+        hedged = [e for e in evidence_q if e.approx and _key(e) in ends]
+        if hedged:
+            said = f"{hedged[0].approx} {hedged[0].figure.text}"
             out.append((HEDGE, q.figure.text, f"{q.figure.text!r} drops the evidence's {said!r}"))
     for hit in EXACT.finditer(claim):
         said = hit.group().strip()
@@ -170,6 +176,24 @@ def hedge_shifts(claim: str, evidence: str) -> tuple[tuple[str, str, str], ...]:
                 (HEDGE, text, f"{text!r} is stated as measured; its evidence says {estimated[0]!r}")
             )
     return tuple(out)
+
+
+# "a microsecond" is a figure of one: its unit is what a claim may not change.
+ONE_UNIT = re.compile(
+    r"(?i)\b(?:a|an|one|single)\s+(nanosecond|microsecond|millisecond|second|minute|hour|day"
+    r"|week|month|year|kilobyte|megabyte|gigabyte|terabyte|byte)s?\b"
+)
+
+
+def one_unit_shift(claim: str, evidence: str) -> tuple[tuple[str, str, str], ...]:
+    """Return a finding when a claim's "a <unit>" stands where its evidence says "a <another>"."""
+    said = {m.group(1).casefold(): m.group() for m in ONE_UNIT.finditer(claim)}
+    given = {m.group(1).casefold(): m.group() for m in ONE_UNIT.finditer(evidence)}
+    if not said or not given or said.keys() & given.keys():
+        return ()
+    words = next(iter(said.values()))
+    message = f"{words!r} is not the evidence's {next(iter(given.values()))!r}"
+    return ((METRIC, words, message),)
 
 
 def _governs(

@@ -17,7 +17,13 @@ from generator.checks.base import (
     record_file,
     sentences,
 )
-from generator.checks.bindings import hedge_shifts, moved_figures, off_quote, unquoted_figures
+from generator.checks.bindings import (
+    hedge_shifts,
+    moved_figures,
+    off_quote,
+    one_unit_shift,
+    unquoted_figures,
+)
 from generator.checks.claimnames import (
     all_terms,
     company_pattern,
@@ -45,6 +51,7 @@ from generator.checks.claimwords import (
     NEGATION,
     OUTCOME_NOUNS,
     OUTCOMES,
+    PERMISSION,
     POLARITY,
     THAN_ANY,
     benefit_backed,
@@ -155,7 +162,7 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
             continue
         if word == "not" and CONTRAST.search(claim):
             continue
-        following = [stem(t) for t in lowered[i + 1 : i + 4] if t not in STOP]
+        following = [stem(t) for t in lowered[i + 1 : i + 4] if t not in STOP | PERMISSION]
         if following and following[0] in claim_set:
             problems.append(
                 Problem("grounding.polarity", token, f"the evidence says {token!r}; the claim not")
@@ -279,6 +286,7 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
     problems += [Problem(*p) for p in shifts(claim, unit.text, _dates(ctx))]
     problems += [Problem(*p) for p in account_shifts(claim, unit.text, None, entity_names(ctx))]
     problems += [Problem(*p) for p in hedge_shifts(claim, unit.text)]
+    problems += [Problem(*p) for p in one_unit_shift(claim, unit.text)]
     problems += [Problem(*p) for p in borrowed(claim, unit, index, own_stems)]
     problems += [Problem(*p) for p in misplaced(claim, unit, named, own_stems)]
     if result:

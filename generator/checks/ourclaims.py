@@ -144,7 +144,7 @@ def claim_part(sentence: str, ctx: CheckContext, mentions: re.Pattern[str]) -> s
     if not is_instruction(sentence):
         return sentence  # a statement about the company, named or restating its record
     at = _mention(sentence, ctx, mentions)
-    if at < 0 or _reader_tool(sentence, at, ctx):
+    if at < 0 or _reader_tool(sentence, at, ctx, mentions):
         return ""
     starts = [m.end() for m in CLAUSE_START.finditer(sentence, 0, at)]
     start = starts[-1] if starts else at
@@ -174,13 +174,13 @@ def _beyond_all(tokens: list[str], texts) -> bool:
     )
 
 
-def _reader_tool(sentence: str, at: int, ctx: CheckContext) -> bool:
+def _reader_tool(sentence: str, at: int, ctx: CheckContext, mentions: re.Pattern[str]) -> bool:
     """Return True when an instruction names a record's system as the reader's own object
     ("Serve AVIF from a small service"): in the imperative's clause, with nothing said of it."""
-    if not sentence[at : at + 1].isupper() or CLAUSE_START.search(sentence, 0, at):
-        return False
-    name = re.match(r"[\w.+-]+(?:\s+[A-Z][\w.+-]*)*", sentence[at:])
-    said = name.group() if name else ""
+    name = mentions.match(sentence, at)
+    if name is None or not name.group()[:1].isupper() or CLAUSE_START.search(sentence, 0, at):
+        return False  # the document, "the company", or a name in a clause of its own
+    said = name.group()
     owners = [ctx.source.company, *(p for p in [ctx.source.publisher] if p)]
     if not said or any(said.casefold().startswith(o.casefold()) for o in owners):
         return False
