@@ -31,7 +31,29 @@ HIRING_WORDS = re.compile(
     r"|(?:asks?|asked|reviews?|reviewed|tests?|tested|probes?|probed|quiz(?:zes|zed)?"
     r"|grills?|screens?|screened|expects?|looks?\s+for)"
     r"\b[^.;:!?]{0,60}?\b(?:in|during|at|for)\s+(?:its\s+|their\s+|the\s+)?(?:own\s+)?"
-    r"(?:[\w-]+\s+)?interviews?)\b"
+    r"(?:[\w-]+\s+)?interviews?"
+    r"|(?:grow(?:s|ing)?|expand(?:s|ing)?|doubl(?:es|ing))\s+(?:its|their)\s+(?:[\w-]+\s+){0,2}?"
+    r"teams?(?![\w'’]))\b"
+)
+# The same, said with the company's name: "X's current openings", "roles at X", "X interviews
+# for", "a X interview", "X asks candidates". {C} stands for the company's names.
+EMPLOYER_WORDS = (
+    r"(?i)(?<![\w-])(?:{C})['’]s\s+(?:[\w-]+\s+){{0,2}}?(?:openings?|vacanc(?:y|ies)"
+    r"|(?:current|new|latest|advertised)\s+(?:[\w-]+\s+)?(?:roles|positions|jobs)"
+    r"|job\s+(?:openings?|ads?|postings?|listings?|offers?|descriptions?)|interviews?"
+    r"|interviewers?|interview\s+\w+|recruit(?:ers?|ing)|applicants|hiring\s+\w+"
+    r"|careers?\s+page)\b"
+    r"|\b(?:roles?|jobs?|positions?|openings?|vacanc(?:y|ies)|careers?|interviews?|interviewing"
+    r"|interviewers?|hiring|recruit(?:ers?|ing)|applicants|apply(?:ing)?|applied"
+    r"|applications?)\s+(?:to\s+|at\s+|for\s+)(?:a\s+role\s+at\s+)?(?:{C})(?![\w-])"
+    r"|(?<![\w-])(?:{C})\s+(?:now\s+|currently\s+|also\s+)?(?:interview(?:s|ed|ing)?"
+    r"|(?:asks?|asked|quiz(?:zes|zed)?|expects?|wants?|looks?\s+for|seeks?)"
+    r"\s+(?:its\s+|their\s+|new\s+)?(?:candidates|applicants|interviewees|new\s+hires))\b"
+)
+# A hiring word the evidence may say it with, so that a record about hiring grounds the claim.
+HIRING_STEMS = frozenset(
+    stems("hire hiring hired recruit recruiting recruiter interview interviews interviewer")
+    + stems("candidate candidates applicant applicants vacancy vacancies headcount")
 )
 # The company's intentions: "plans to", "will next", "is working on", "on its roadmap".
 PLAN_WORDS = re.compile(
@@ -79,13 +101,21 @@ def _stated(phrase: str, evidence: str) -> bool:
     return bool(words) and all(s in have for s in words)
 
 
+@lru_cache(maxsize=64)
+def _employer_pattern(names: tuple[str, ...]) -> re.Pattern[str] | None:
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True) if n.strip())
+    return re.compile(EMPLOYER_WORDS.format(C=alternatives)) if alternatives else None
+
+
 @lru_cache(maxsize=16384)
-def hiring_shift(claim: str, evidence: str) -> tuple[str, ...]:
-    """Return a claim's hiring or interview words ("is hiring", "in interviews") the evidence
-    lacks."""
-    return tuple(
-        m.group() for m in HIRING_WORDS.finditer(claim) if not _stated(m.group(), evidence)
-    )
+def hiring_shift(claim: str, evidence: str, employer: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """Return a claim's hiring or interview words ("is hiring", "in interviews", "roles at X")
+    the evidence lacks; employer holds the company's names."""
+    found = [m.group() for m in HIRING_WORDS.finditer(claim) if not _stated(m.group(), evidence)]
+    pattern = _employer_pattern(employer)
+    if pattern is not None and not HIRING_STEMS & set(stems(evidence)):
+        found += [m.group() for m in pattern.finditer(claim) if m.group() not in " ".join(found)]
+    return tuple(found)
 
 
 @lru_cache(maxsize=16384)
@@ -107,17 +137,18 @@ def comparison_shift(claim: str, evidence: str) -> tuple[str, ...]:
 
 
 def account_shifts(
-    claim: str, evidence: str, plan_evidence: str | None = None
+    claim: str, evidence: str, plan_evidence: str | None = None, employer: tuple[str, ...] = ()
 ) -> list[tuple[str, str, str]]:
     """Return (rule, words, message) for each hiring, plan or outside comparison a claim adds.
 
     A plan is judged against `plan_evidence` when given: the record sentences the claim
-    restates, not every plan the record mentions.
+    restates, not every plan the record mentions. employer holds the company's names, for
+    "roles at X" and "X's interviews".
     """
     plans = plan_shift(claim, evidence if plan_evidence is None else plan_evidence)
     out = []
     for rule, found, what in (
-        (HIRING, hiring_shift(claim, evidence), "says the company hires or interviews"),
+        (HIRING, hiring_shift(claim, evidence, employer), "says the company hires or interviews"),
         (PLAN, plans, "is a plan or intention not stated"),
         (COMPARISON, comparison_shift(claim, evidence), "is a comparison not stated"),
     ):

@@ -290,6 +290,12 @@ MONTHS_DAYS = frozenset(
 
 # Words that say what a quantifier says, in evidence: "each hop" is "every hop".
 SAME_AS = {"each": "every", "solely": "only", "exclusively": "only"}
+# "are not allowed to" is what "may not" says of a permission.
+SAME_AS |= {"allowed": "may", "permitted": "may"}
+# A contrast that says "not X but Y" another way: "Y rather than X".
+CONTRAST = re.compile(r"(?i)\b(?:rather\s+than|instead\s+of|as\s+opposed\s+to)\b")
+# A comparison with everything else says what a superlative says: "took longer than any".
+THAN_ANY = re.compile(r"(?i)\bthan\s+(?:any(?:one|thing)?|all|every(?:one|thing)?)\b")
 
 
 def polarity_words(tokens: list[str] | tuple[str, ...], evidence: bool = False) -> dict[str, str]:

@@ -11,6 +11,7 @@ from generator.checks.base import (
     CheckContext,
     Evidence,
     ParsedGuide,
+    entity_names,
     finding,
     quote,
     record_file,
@@ -36,6 +37,7 @@ from generator.checks.claims import (
 from generator.checks.claimwords import (
     BOUNDS,
     CAUSE,
+    CONTRAST,
     EVIDENCE_CAUSE,
     GAINS,
     KIND_PHRASE,
@@ -44,6 +46,7 @@ from generator.checks.claimwords import (
     OUTCOME_NOUNS,
     OUTCOMES,
     POLARITY,
+    THAN_ANY,
     benefit_backed,
     benefit_words,
     polarity_words,
@@ -150,6 +153,8 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
         word = "not" if token.endswith("n't") or token in NEGATION else token
         if word not in POLARITY or word in claim_polarity:
             continue
+        if word == "not" and CONTRAST.search(claim):
+            continue
         following = [stem(t) for t in lowered[i + 1 : i + 4] if t not in STOP]
         if following and following[0] in claim_set:
             problems.append(
@@ -162,6 +167,7 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
             superlative(token)
             and stem(lowered_token) not in evidence_stems
             and lowered_token not in unit.norm
+            and not THAN_ANY.search(unit.text)
         ):
             problems.append(
                 Problem("grounding.claim", token, f"superlative {token!r} is not in the evidence")
@@ -271,7 +277,7 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
         else:
             named.append((text, phrase))
     problems += [Problem(*p) for p in shifts(claim, unit.text, _dates(ctx))]
-    problems += [Problem(*p) for p in account_shifts(claim, unit.text)]
+    problems += [Problem(*p) for p in account_shifts(claim, unit.text, None, entity_names(ctx))]
     problems += [Problem(*p) for p in hedge_shifts(claim, unit.text)]
     problems += [Problem(*p) for p in borrowed(claim, unit, index, own_stems)]
     problems += [Problem(*p) for p in misplaced(claim, unit, named, own_stems)]

@@ -15,7 +15,7 @@ import re
 from generator.checks.accounts import COMPARISON, account_shifts, comparison_shift
 from generator.checks.accounts import FIXES as ACCOUNT_FIXES
 from generator.checks.analysis import analysis
-from generator.checks.base import CheckContext, ParsedGuide, finding, quote
+from generator.checks.base import CheckContext, ParsedGuide, entity_names, finding, quote
 from generator.checks.bindings import record_hedges
 from generator.checks.claimnames import company_pattern, proper_nouns
 from generator.checks.claims import GENERIC_NOUNS, WORD, noun_run
@@ -27,6 +27,7 @@ from generator.checks.claimwords import (
     MONTHS_DAYS,
     OUTCOME_NOUNS,
     OUTCOMES,
+    THAN_ANY,
     benefit_backed,
     benefit_words,
     in_sequence,
@@ -53,7 +54,16 @@ from generator.checks.subjects import (
     is_tool,
     mentions_document,
 )
-from generator.checks.text import GENERIC_ACRONYMS, align, content, name_head, stem, stems, words
+from generator.checks.text import (
+    GENERIC_ACRONYMS,
+    STOP,
+    align,
+    content,
+    name_head,
+    stem,
+    stems,
+    words,
+)
 from generator.guides.document import CASE_STUDY, INTERPRETATION, PRACTICE
 from generator.guides.findings import Finding
 
@@ -134,7 +144,7 @@ def claim_part(sentence: str, ctx: CheckContext, mentions: re.Pattern[str]) -> s
     if not is_instruction(sentence):
         return sentence  # a statement about the company, named or restating its record
     at = _mention(sentence, ctx, mentions)
-    if at < 0:
+    if at < 0 or _reader_tool(sentence, at, ctx):
         return ""
     starts = [m.end() for m in CLAUSE_START.finditer(sentence, 0, at)]
     start = starts[-1] if starts else at
@@ -146,6 +156,35 @@ def claim_part(sentence: str, ctx: CheckContext, mentions: re.Pattern[str]) -> s
             break
     reader = READER.search(claim, at - start)  # the reader after the company: ours again
     return (claim[: reader.start()] if reader else claim).strip()
+
+
+# What makes a name after it part of a clause about the company, not the reader's object.
+ABOUT_AFTER = re.compile(
+    r"(?i)['’]s\b|,?\s+(?:that|which|who|does|did|do|uses?|used|has|had|is|was)\b"
+)
+
+
+def _beyond_all(tokens: list[str], texts) -> bool:
+    """Return True when a record sentence on the claim's subject compares a thing with all
+    the others ("took longer to settle than any technical work"), as a superlative does."""
+    said = {stem(t.casefold()) for t in tokens if t.casefold() not in STOP}
+    return any(
+        THAN_ANY.search(text) and len(said & {stem(t.casefold()) for t in words(text)}) >= 2
+        for text in texts
+    )
+
+
+def _reader_tool(sentence: str, at: int, ctx: CheckContext) -> bool:
+    """Return True when an instruction names a record's system as the reader's own object
+    ("Serve AVIF from a small service"): in the imperative's clause, with nothing said of it."""
+    if not sentence[at : at + 1].isupper() or CLAUSE_START.search(sentence, 0, at):
+        return False
+    name = re.match(r"[\w.+-]+(?:\s+[A-Z][\w.+-]*)*", sentence[at:])
+    said = name.group() if name else ""
+    owners = [ctx.source.company, *(p for p in [ctx.source.publisher] if p)]
+    if not said or any(said.casefold().startswith(o.casefold()) for o in owners):
+        return False
+    return ABOUT_AFTER.match(sentence, at + len(said)) is None
 
 
 # Adjectives that rank a part of the write-up by its use to the reader: "the most
@@ -281,7 +320,12 @@ def _problems(claim: str, ctx: CheckContext, shared) -> list[tuple[str, str, str
         contrast = lowered == "only" and at and tokens[at - 1].casefold() in CONTRAST_BEFORE
         if lowered in SWEEPING and not known and not contrast:
             out.append((POLARITY, token, f"{token!r} is not in the record"))
-        if superlative(token) and key not in vocabulary and not in_sequence(tokens, at):
+        if (
+            superlative(token)
+            and key not in vocabulary
+            and not in_sequence(tokens, at)
+            and not _beyond_all(tokens, index.texts)
+        ):
             out.append((CLAIM, token, f"superlative {token!r} is not in the record"))
         elif stem(token) in OUTCOME_NOUNS and not known and _outcome(tokens, at):
             out.append((CLAIM, token, f"outcome {token!r} is not in the record"))
@@ -314,7 +358,8 @@ def _problems(claim: str, ctx: CheckContext, shared) -> list[tuple[str, str, str
         ("grounding.sentiment", sentiment_shift(claim, text), "is a judgement not stated"),
     ):
         out += [(rule, term, f"{term!r} {what}") for term in found]
-    out += account_shifts(claim, text, " ".join(unit.text for _, unit in ranked))
+    plans = " ".join(unit.text for _, unit in ranked)
+    out += account_shifts(claim, text, plans, entity_names(ctx))
     return out
 
 

@@ -1,6 +1,9 @@
-// The search page: queries Pagefind's bundle (../pagefind/) and lists what it finds.
-// Without script the page still works: its links lead to every topic and company.
+// The search page: queries Pagefind's index, cut into shards (../pagefind/<shard>/, named
+// by the form's data-shards), and lists what it finds. The first shard's script searches
+// them all, the others merged into it. Without script the page still works: its links
+// lead to every topic and company.
 const form = document.querySelector(".search-form");
+const shards = (form.dataset.shards || "").split(" ").filter(Boolean);
 const input = document.querySelector("#search-q");
 const status = document.querySelector("#search-status");
 const list = document.querySelector("#search-results");
@@ -10,9 +13,16 @@ let latest = 0;
 
 async function pagefind() {
   if (engine === null) {
-    engine = await import("../pagefind/pagefind.js");
-    await engine.options({ excerptLength: 24 });
-    await engine.init();
+    const folder = (shard) => new URL(`../pagefind/${shard}/`, import.meta.url).href;
+    const found = await import(`${folder(shards[0])}pagefind.js`);
+    // Every shard's addresses start at the site's root; each result's link is made relative
+    // to this page, wherever the site is served.
+    await found.options({ excerptLength: 24, baseUrl: "/" });
+    await Promise.all(
+      shards.slice(1).map((shard) => found.mergeIndex(folder(shard), { baseUrl: "/" })),
+    );
+    await found.init();
+    engine = found;
   }
   return engine;
 }

@@ -56,6 +56,18 @@ def test_a_comparison_crediting_one_company_with_another_s_work_is_an_error(job)
     assert any("GEM" in f.message or "Universal" in f.message for f in errors)
 
 
+def test_a_figure_of_one_source_given_to_another_company_names_whose_it_is(job):
+    draft = copy.deepcopy(FAITHFUL)
+    draft["interpretation"] = (
+        "Both lean on scale: Shopify reaches 3.6 billion daily users, while Meta groups "
+        "billions of product listings under one identifier."
+    )
+    errors = prose_errors(*job, draft)
+    crossed = [f for f in errors if f.rule == "grounding.claim" and "write-up of Meta" in f.message]
+    assert crossed and "'3.6 billion'" in crossed[0].message
+    assert crossed[0].section == "interpretation"
+
+
 def test_the_article_s_count_of_its_sources_is_no_figure_about_a_company(job):
     draft = copy.deepcopy(FAITHFUL)
     draft["interpretation"] = (

@@ -267,3 +267,40 @@ def test_so_that_may_name_a_change_the_record_states_but_no_other_aim() -> None:
 def test_a_reflexive_pronoun_is_not_the_thing_an_outcome_verb_changes() -> None:
     assert "grounding.claim" not in ours("Relay improves the assignment matching itself.")
     assert "grounding.claim" in ours("Relay improves the courier app itself.")
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Larkspur is hiring dispatch engineers.",
+        "Larkspur interviews for streaming experience.",
+        "Larkspur's interviews ask about queues.",
+        "Roles at Larkspur call for stream processing.",
+        "For dispatch interviews, including Larkspur's current openings, explain queues first.",
+        "Larkspur's openings ask for Kafka.",
+        "Candidates interviewing at Larkspur should expect questions on dispatch.",
+        "Larkspur's interviewers focus on queues.",
+        "Larkspur's interview loop includes a dispatch design question.",
+        "Expect Larkspur's interviewers to ask about Relay.",
+        "Jobs at Larkspur require Kafka.",
+        "A Larkspur interview will probe your queue design.",
+        "Larkspur asks candidates about Relay.",
+    ],
+)
+def test_hiring_or_interviews_said_of_the_company_need_the_record(sentence) -> None:
+    assert "grounding.hiring" in ours(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Interviewers often ask about caching.",
+        "Interviewers at most companies ask about caching.",
+        "Roles in platform teams often call for queue design.",
+        "If you are hiring for a platform team, ask about queues.",
+        "Expect interviewers to ask how you would rebuild dispatch.",
+        "Practise explaining Relay as you would in an interview.",
+    ],
+)
+def test_interview_advice_to_the_reader_stays_ours(sentence) -> None:
+    assert ours(sentence) == []
