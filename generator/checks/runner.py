@@ -97,6 +97,41 @@ def row_key(project: Project, world: str, guide_id: str, racy: list[bool] | None
     return digest([world, guide_id, signature(project.guides.path(guide_id), racy)])
 
 
+def records_key(project: Project, cache: VerdictCache, racy: list[bool]) -> str:
+    """Key what every record file holds, by their signatures, the code version and the date."""
+    sources = project.workspace.sources_dir
+    parts = ["records", code_version(cache), project.today.isoformat(), str(sources)]
+    parts += [signature(path, racy) for path in source_files(sources)]
+    return digest(parts)
+
+
+def prime_records(project: Project, cache: VerdictCache) -> bool:
+    """Take the database-wide terms and the file of each record from the cache, if unchanged.
+
+    Then a command that needs a few records reads only those (Project.source) and no other
+    record file; on a miss every record is read once and the summary is kept. Return whether
+    the summary was found.
+    """
+    if "sources" in project.__dict__:
+        return False
+    racy: list[bool] = []
+    key = records_key(project, cache, racy)
+    stored = cache.get("findings", key)
+    try:
+        paths = {str(k): str(v) for k, v in stored["paths"].items()}  # type: ignore[index]
+        terms = tuple(map(str, stored["vocabulary"])), tuple(map(str, stored["companies"]))  # type: ignore[index]
+    except (TypeError, KeyError, AttributeError):
+        vocabulary, companies = project.database_terms
+        paths = {s.key: str(s.path) for s in project.sources.by_id().values()}
+        value = {"paths": paths, "vocabulary": vocabulary, "companies": companies}
+        if not racy:
+            cache.put_many("findings", [(key, value)])
+        return False
+    project.__dict__.setdefault("database_terms", terms)
+    project.record_paths = paths
+    return True
+
+
 def check_guides(
     project: Project,
     ids: list[str] | tuple[str, ...] = (),

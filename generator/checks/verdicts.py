@@ -31,7 +31,7 @@ from generator.checks.engine import (
     staleness_findings,
     verdict_key,
 )
-from generator.core.codeversion import PACKAGE, module_version
+from generator.core.codeversion import PACKAGE, module_version, remember
 from generator.core.sqlite import set_aside
 from generator.guides.document import GuideDoc
 from generator.guides.findings import Finding
@@ -231,6 +231,7 @@ def code_version(cache: VerdictCache | None = None) -> str:
     key = "code-version:" + digest(signature(path, racy) for path in files)
     stored = cache.get("findings", key) if cache is not None else None
     if isinstance(stored, str):
+        remember("checks.engine", stored)
         return stored
     version = module_version("checks.engine")
     if cache is not None and not racy:

@@ -19,6 +19,7 @@ from generator.checks import (
     findings_cache,
     marked,
 )
+from generator.checks.runner import prime_records
 from generator.cli.common import Context, error, fail, guide_ids, paint, pass_ctx, warn
 from generator.cli.root import cli
 from generator.core import ConfigError, PrepguideError, StorageError, plural
@@ -99,6 +100,7 @@ def review_show(ctx: Context, guide_id: str) -> None:
         _show_article(ctx, guide_id)
         return
     with findings_cache(ctx.project) as cache:
+        prime_records(ctx.project, cache)  # reads this guide's record, not every record
         findings_of = partial(cached_findings, ctx.project, cache)
         row = review_mod.inspect(ctx.project, guide_id, findings_of)
     if row.doc is None:

@@ -23,9 +23,23 @@ def code_version() -> str:
     return digest.hexdigest()
 
 
-@lru_cache(maxsize=8)
+# Module versions a cache keyed by the package files' signatures gave back (see remember).
+_KNOWN: dict[str, str] = {}
+
+
+def remember(name: str, version: str) -> None:
+    """Take a module's version as kept under the signatures of every unchanged package file."""
+    _KNOWN[name] = version
+
+
 def module_version(name: str) -> str:
     """Hash a package module and every package module it imports, directly or not."""
+    known = _KNOWN.get(name)
+    return known if known is not None else _module_version(name)
+
+
+@lru_cache(maxsize=8)
+def _module_version(name: str) -> str:
     digest = hashlib.sha256(__version__.encode())
     for module in sorted(import_closure(name)):
         digest.update(module.encode() + b"\0")

@@ -7,7 +7,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from generator.checks import check_guide, has_errors, verdict_key
-from generator.checks.runner import check_context
+from generator.checks.runner import check_context, findings_cache, prime_records
 from generator.core.clock import iso, now
 from generator.core.errors import PrepguideError, ReviewError, StorageError
 from generator.core.names import plural
@@ -489,6 +489,8 @@ def approve_many(
         return check_guide(doc, check_context(project, source))
 
     judge = findings_of or default
+    with findings_cache(project) as cache:  # only the named guides' records are read
+        prime_records(project, cache)
     outcomes: list[Outcome] = []
     refused: list[PrepguideError] = []
     ordered = sorted(set(guide_ids))
