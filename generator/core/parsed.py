@@ -16,6 +16,7 @@ import contextlib
 import json
 import os
 import sqlite3
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -72,7 +73,8 @@ class ParsedIndex:
             return self._db
         self._pid, self._opened, self._db = os.getpid(), True, None  # first use, or a fork
         assert self.path is not None
-        atexit.register(self.flush)  # what is kept after the last full batch
+        # what is kept after the last full batch, without keeping this index alive
+        atexit.register(_flush_alive, weakref.ref(self))
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db, aside = open_checked(self.path, SCHEMA, "parsed", COLUMNS)
@@ -136,3 +138,13 @@ class ParsedIndex:
         if self._db is not None and os.getpid() == self._pid:
             self._db.close()
         self._db, self._opened = None, self.path is None
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):  # an index no command holds: its file is let go
+            self.close()
+
+
+def _flush_alive(ref: weakref.ref[ParsedIndex]) -> None:
+    index = ref()
+    if index is not None:
+        index.flush()

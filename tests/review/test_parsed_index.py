@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import gc
+import os
 import sqlite3
 import subprocess
 import sys
@@ -84,3 +87,23 @@ def test_a_changed_record_or_front_matter_is_parsed_again(ws: Path) -> None:
     for _ in range(2):
         problems = seen(ws)[1]
         assert any(record.name in problem and "YAML" in problem for problem in problems)
+
+
+def test_a_long_running_process_does_not_keep_an_index_file_open_per_command(ws: Path) -> None:
+    def open_index_files() -> int:
+        links = []
+        for fd in os.listdir("/proc/self/fd"):
+            with contextlib.suppress(OSError):  # the listing's own descriptor is gone
+                links.append(os.readlink(f"/proc/self/fd/{fd}"))
+        return sum(1 for link in links if FILE_NAME in link)
+
+    before = open_index_files()
+    for _ in range(40):  # what a review server does: a project per request, never closed
+        project = Project(ws)
+        assert project.sources.sources
+        for guide_id in project.guides.ids():
+            project.guides.read(guide_id)
+        del project
+    gc.collect()
+    assert open_index_files() - before <= 4
+    assert rows(ws) > 0  # what the dropped projects parsed was kept
