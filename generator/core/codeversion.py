@@ -32,6 +32,12 @@ def remember(name: str, version: str) -> None:
     _KNOWN[name] = version
 
 
+def forget_versions() -> None:
+    """Drop every module version this process knows, remembered or hashed."""
+    _KNOWN.clear()
+    _module_version.cache_clear()
+
+
 def module_version(name: str) -> str:
     """Hash a package module and every package module it imports, directly or not."""
     known = _KNOWN.get(name)

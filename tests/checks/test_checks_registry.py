@@ -13,7 +13,7 @@ from generator.checks import check_body
 from generator.checks.examples import run_example
 from generator.checks.registry import RULE_DOCS, rules_table
 from generator.checks.runner import check_context
-from generator.core.codeversion import import_closure, module_version
+from generator.core.codeversion import forget_versions, import_closure
 
 ROOT = Path(__file__).resolve().parents[2]
 RULE_ID = re.compile(
@@ -77,13 +77,13 @@ def test_verdict_key_covers_every_module_of_the_checks_package(tmp_path, monkeyp
     import generator.core.codeversion as codehash
 
     monkeypatch.setattr(codehash, "PACKAGE", package)
-    module_version.cache_clear()
+    forget_versions()
     assert codehash.import_closure("checks") == {"checks", "checks.rule", "helper"}
     before = codehash.module_version("checks")
     (package / "checks" / "rule.py").write_text("from generator.helper import y\nx = 2\n")
-    module_version.cache_clear()
+    forget_versions()
     assert codehash.module_version("checks") != before
-    module_version.cache_clear()
+    forget_versions()
 
 
 # Keywords a strict structured output accepts; minLength/maxLength and uniqueItems are refused.
