@@ -87,10 +87,10 @@ def shards(relatives) -> dict[str, list[str]]:
     return dict(sorted(found.items()))
 
 
-def index_key(keys: Mapping[str, str | None], shard: str) -> str:
+def index_key(keys: Mapping[str, str | None], shard: str, pages: list[str]) -> str:
     """Return the key of one shard's bundle: the input keys of every page it indexes."""
     digest = hashlib.sha256(f"pagefind {pagefind_version()}\0{IGNORED}\0{shard}\n".encode())
-    for relative in shards(keys).get(shard, []):
+    for relative in pages:
         digest.update(f"{relative}\0{keys[relative]}\n".encode())
     return digest.hexdigest()
 
@@ -115,8 +115,8 @@ def with_bundle(keys: dict[str, str], previous: Mapping[str, object]) -> dict[st
     previous maps each page of the last build to its manifest entry (with .key).
     """
     found = {relative: key for relative, key in keys.items() if not relative.startswith(BUNDLE)}
-    for shard in shards(found):
-        key = index_key(found, shard)
+    for shard, pages in shards(found).items():
+        key = index_key(found, shard, pages)
         found.update((relative, key) for relative in _kept(previous, shard, key))
     return found
 
@@ -250,7 +250,7 @@ def place_bundle(writer, previous: Mapping[str, object]) -> SearchReport:
     kept_pages = kept_files = 0
     started = time.perf_counter()
     for shard, pages in shards(keys).items():
-        key = index_key(keys, shard)
+        key = index_key(keys, shard, pages)
         kept = _kept(previous, shard, key)
         placed = [writer.reuse(relative, key) for relative in kept]
         if kept and all(done is not None for done in placed):
