@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -13,7 +14,8 @@ from generator.core.errors import PrepguideError
 from generator.core.workers import WorkerMap, worker_count
 from generator.guides.findings import Finding, count
 from generator.guides.project import Project
-from generator.sources.records import Source, source_files
+from generator.guides.store import check_id
+from generator.sources.records import Source, source_names
 from generator.verify.ledger import ledger_path
 
 
@@ -88,20 +90,28 @@ def world_key(
     parts = [code_version(cache), project.today.isoformat(), project.settings.model_dump_json()]
     parts += [signature(project.workspace.root / CONFIG_NAME, racy)]
     parts += [signature(ledger_path(sources), racy)]
-    parts += [signature(path, racy) for path in source_files(sources)]
+    parts += record_signatures(project, racy)
     return digest(parts)
+
+
+def record_signatures(project: Project, racy: list[bool] | None = None) -> list[str]:
+    """Return the signature of every record file, in order."""
+    folder = os.fspath(project.workspace.sources_dir)
+    names = source_names(project.workspace.sources_dir)
+    return [signature(os.path.join(folder, name), racy) for name in names]
 
 
 def row_key(project: Project, world: str, guide_id: str, racy: list[bool] | None = None) -> str:
     """Key one guide's check row: the world and its working file's signature."""
-    return digest([world, guide_id, signature(project.guides.path(guide_id), racy)])
+    path = os.path.join(os.fspath(project.guides.dir), f"{check_id(guide_id)}.md")
+    return digest([world, guide_id, signature(path, racy)])
 
 
 def records_key(project: Project, cache: VerdictCache, racy: list[bool]) -> str:
     """Key what every record file holds, by their signatures, the code version and the date."""
     sources = project.workspace.sources_dir
     parts = ["records", code_version(cache), project.today.isoformat(), str(sources)]
-    parts += [signature(path, racy) for path in source_files(sources)]
+    parts += record_signatures(project, racy)
     return digest(parts)
 
 

@@ -386,9 +386,16 @@ def _validated(data: dict[str, Any], path: Path, today: date) -> Source:
 
 def source_files(sources_dir: Path) -> list[Path]:
     """List the record files of a sources folder in a stable order."""
-    if not sources_dir.is_dir():
+    return [sources_dir / name for name in source_names(sources_dir)]
+
+
+def source_names(sources_dir: Path) -> list[str]:
+    """List the names of a sources folder's record files in a stable order."""
+    try:
+        entries = os.scandir(sources_dir)  # a listing's file types cost no stat call
+    except (FileNotFoundError, NotADirectoryError):
         return []
-    with os.scandir(sources_dir) as entries:  # a listing's file types cost no stat call
+    with entries:
         names = [
             entry.name
             for entry in entries
@@ -396,7 +403,7 @@ def source_files(sources_dir: Path) -> list[Path]:
             and not entry.name.startswith(".")
             and (entry.is_file() or entry.is_symlink())
         ]
-    return [sources_dir / name for name in sorted(names)]
+    return sorted(names)
 
 
 def confine(path: Path, root: Path, sources_dir: Path) -> None:
