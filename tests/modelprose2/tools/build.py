@@ -1,9 +1,11 @@
-"""Build drafts/, variants/, articles/, article_variants/ and manifest.yaml from tools/src."""
+"""Build drafts/, variants/, articles/, article_variants/ and manifest.yaml from tools/src.
+Usage: python3 tools/build.py [--corpus DIR]   (DIR's data sources live in DIR/src)"""
 import copy, json, os, sys, shutil, collections
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "src"))
 sys.path.insert(0, os.path.dirname(__file__))
-from common import ROOT, load_records
+from common import ROOT, SRC, load_records
+sys.path.insert(0, SRC)
 from drafts import DRAFTS
+import variants as variants_src
 from variants import VARIANTS
 from articles import ARTICLES
 from article_variants import ARTICLE_VARIANTS
@@ -82,7 +84,9 @@ def main():
         dump(os.path.join(ROOT, "article_variants", "%s__%s__%d.json" % (v["slug"], v["kind"], n)),
              {"slug": v["slug"], "kind": v["kind"], "section": v["section"],
               "description": v["description"], "draft": var, "corrected": cor})
-    manifest_spec.write(sorted(recs), [a["slug"] for a in ARTICLES], VARIANTS, ARTICLE_VARIANTS)
+    manifest_spec.write(sorted(recs), [a["slug"] for a in ARTICLES], VARIANTS, ARTICLE_VARIANTS,
+                        kinds=getattr(variants_src, "KINDS", None),
+                        description=getattr(variants_src, "DESCRIPTION", None))
     print("built", len(DRAFTS), "drafts,", len(VARIANTS), "variants,", len(ARTICLES), "articles,",
           len(ARTICLE_VARIANTS), "article variants")
 

@@ -1,6 +1,23 @@
-import glob, os, re, yaml, json
+import glob, os, re, sys, yaml, json
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HOME = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+def corpus_root(argv):
+    """Take `--corpus DIR` out of argv and return DIR (default: this tool's own corpus)."""
+    if "--corpus" not in argv:
+        return HOME
+    i = argv.index("--corpus")
+    if i + 1 >= len(argv):
+        sys.exit("--corpus needs a directory")
+    root = os.path.abspath(argv[i + 1])
+    del argv[i:i + 2]
+    if not os.path.isdir(os.path.join(root, "records")):
+        sys.exit("%s has no records/ directory" % root)
+    return root
+
+ROOT = corpus_root(sys.argv)
+# The data sources (drafts.py, variants.py, ...): DIR/src for another corpus, tools/src for this one.
+SRC = os.path.join(ROOT, "src") if ROOT != HOME else os.path.join(HOME, "tools", "src")
 DRAFT_KEYS = ["reported", "angle", "interpretation", "case_study_title", "case_study", "steps"]
 
 def load_records():

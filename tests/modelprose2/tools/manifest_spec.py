@@ -28,7 +28,11 @@ KINDS = {
  "claim-swapped": ("brief", "Articles: a claim made by source B is attributed to source A."),
 }
 
-def write(record_ids, slugs, variants, article_variants):
+DESCRIPTION = "prepguide test corpus: synthetic source records, faithful drafts, one-error variants and roundup articles. All record content, including every company name, is invented for testing."
+
+def write(record_ids, slugs, variants, article_variants, kinds=None, description=None):
+    """Write manifest.yaml; kinds and description default to this corpus's own."""
+    KINDS = kinds or globals()["KINDS"]
     used = {v["kind"] for v in variants} | {v["kind"] for v in article_variants}
     assert used <= set(KINDS), used - set(KINDS)
     assert set(KINDS) <= used, set(KINDS) - used
@@ -44,7 +48,7 @@ def write(record_ids, slugs, variants, article_variants):
     guide_held = [v for v in variants if held(v, "record", held_records)]
     art_held = [v for v in article_variants if held(v, "slug", held_slugs)]
     m = {
-        "description": "prepguide test corpus: synthetic source records, faithful drafts, one-error variants and roundup articles. All record content, including every company name, is invented for testing.",
+        "description": description or DESCRIPTION,
         "records": rec_sorted,
         "articles": sorted(slugs),
         "kinds": [{"name": k, "origin": KINDS[k][0], "description": KINDS[k][1],

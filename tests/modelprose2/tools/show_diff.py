@@ -1,5 +1,5 @@
 """Print the word-level difference between a variant and its faithful draft (and the corrected draft).
-Usage: python3 tools/show_diff.py variants/<file>.json [...]   (or article_variants/<file>.json)"""
+Usage: python3 tools/show_diff.py [--corpus DIR] variants/<file>.json [...]   (or article_variants/<file>.json)"""
 import difflib, json, os, sys
 sys.path.insert(0, os.path.dirname(__file__))
 from common import ROOT

@@ -1,0 +1,37 @@
+# One-error article variants, written as edits against the faithful articles (see variants.py).
+def AV(slug, kind, section, description, path, old, new, fix=None):
+    return dict(slug=slug, kind=kind, section=section, description=description,
+                path=path, old=old, new=new, fix=fix)
+
+ARTICLE_VARIANTS = [
+AV("keeping-shared-data-trustworthy", "name-swapped-between-sources", "reported",
+  "Pennyroyal's block calls its gate 'Tally', which is Brindlewood's reconciliation job; Pennyroyal's gate is Sieve.",
+  "blocks.0.reported.0.text", "A gate called Sieve runs", "A gate called Tally runs"),
+AV("keeping-shared-data-trustworthy", "figure-swapped-between-sources", "reported",
+  "Tarnwick Media's block gives 'about 320 event types', Pennyroyal's table count; Tarnwick Media reports about 600.",
+  "blocks.1.reported.0.text", "carries about 600 event types", "carries about 320 event types"),
+AV("rehearsing-failure", "comparison-misstated", "interpretation",
+  "Interpretation says Veldtway aborts its failover tests when booking success drops; the stop condition is Wrenfield's chaos drills.",
+  "interpretation", "Veldtway turned a long manual failover runbook into a controller, but still asks",
+  "Veldtway turned a long manual failover runbook into a controller, aborts its failover tests when booking success drops below a set level, and still asks"),
+AV("rehearsing-failure", "quote-from-other-source", "reported",
+  "Veldtway's failover-time statement is supported by Wrenfield's sentence about what its drills included.",
+  "blocks.1.reported.1.quote",
+  "In monthly tests the failover now completes in about 4 minutes, with replication lag at the moment of failover usually under 1 second",
+  "Drills so far have included killing a database primary, blocking traffic to one availability zone and slowing the calendar service by 500 ms"),
+AV("speed-users-can-feel", "false-common-ground", "interpretation",
+  "Interpretation says all three teams stage their changes to a small share of users first; only Thimbleberry's release train reports staged rollouts.",
+  "interpretation", "These cases also show that the fix is not always faster code:",
+  "All three teams also roll their changes out in stages to a small share of users first, and the fix is not always faster code:"),
+AV("speed-users-can-feel", "comparison-misstated", "interpretation",
+  "Interpretation credits the weekly release train to Sallow; it is Thimbleberry's.",
+  "interpretation", "Its release train shortens a different wait", "Sallow's release train shortens a different wait"),
+AV("doing-more-with-a-fixed-budget", "figure-swapped-between-sources", "reported",
+  "Quenby Labs' block says preemptible GPUs cost 'about 41% less', Pennyroyal's spend cut; Quenby Labs reports about 60%.",
+  "blocks.0.reported.0.text", "which cost about 60% less per GPU hour", "which cost about 41% less per GPU hour"),
+AV("doing-more-with-a-fixed-budget", "claim-swapped", "reported",
+  "Pennyroyal's block says short jobs that gate a decision still run on dedicated capacity; that is Quenby Labs' claim about evaluation jobs.",
+  "blocks.1.reported.1.text",
+  "and idle warehouses now suspend after 60 seconds instead of 10 minutes.",
+  "and short jobs that gate a decision still run on dedicated capacity."),
+]
