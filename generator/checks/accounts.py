@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 
 from generator.checks.quoting import normalize
-from generator.checks.text import STOP, stems
+from generator.checks.text import STOP, stem, stems
 
 HIRING = "grounding.hiring"
 PLAN = "grounding.plan"
@@ -127,6 +127,38 @@ def plan_shift(claim: str, evidence: str) -> tuple[str, ...]:
     return tuple(found)
 
 
+# A plan in the evidence and the verb it plans: "which they plan to retire next year".
+PLANNED = re.compile(
+    r"(?i)\b(?:plans?|planning|intends?|intending|aims?|hopes?|expects?|(?:is|are)\s+going)"
+    r"\s+to\s+([a-z]+)"
+)
+# A finished act: "have since been retired", "was retired", "retired".
+DONE = re.compile(
+    r"(?i)\b(?:(?:has|have|had)\s+(?:(?:since|now|already|finally)\s+)?(?:been\s+)?"
+    r"|(?:was|were)\s+(?:(?:since|now|already|finally)\s+)?)?([a-z]+(?:ed|en|t))\b"
+)
+
+
+def _same_verb(done: str, planned: str) -> bool:
+    done, planned = done.casefold(), planned.casefold()
+    bases = {done[:-2], done[:-1], done[:-3] + "y"} if done.endswith("ed") else {done}
+    return planned in bases or stem(planned) == stem(done)
+
+
+@lru_cache(maxsize=16384)
+def done_shift(claim: str, evidence: str) -> tuple[str, ...]:
+    """Return a claim's finished acts that the evidence only plans ("retired" for "plan to
+    retire")."""
+    planned = [m.group(1) for m in PLANNED.finditer(evidence)]
+    if not planned or PLAN_WORDS.search(claim):
+        return ()
+    return tuple(
+        m.group()
+        for m in DONE.finditer(claim)
+        if any(_same_verb(m.group(1), verb) for verb in planned)
+    )
+
+
 @lru_cache(maxsize=16384)
 def comparison_shift(claim: str, evidence: str) -> tuple[str, ...]:
     """Return a claim's comparisons with outsiders ("above the industry average") the
@@ -145,8 +177,12 @@ def account_shifts(
     restates, not every plan the record mentions. employer holds the company's names, for
     "roles at X" and "X's interviews".
     """
-    plans = plan_shift(claim, evidence if plan_evidence is None else plan_evidence)
-    out = []
+    plan_text = evidence if plan_evidence is None else plan_evidence
+    plans = plan_shift(claim, plan_text)
+    out = [
+        (PLAN, term, f"{term!r} states as done what the record only plans")
+        for term in done_shift(claim, plan_text)
+    ]
     for rule, found, what in (
         (HIRING, hiring_shift(claim, evidence, employer), "says the company hires or interviews"),
         (PLAN, plans, "is a plan or intention not stated"),

@@ -292,6 +292,10 @@ MONTHS_DAYS = frozenset(
 SAME_AS = {"each": "every", "solely": "only", "exclusively": "only"}
 # "are not allowed to" is what "may not" says of a permission.
 PERMISSION = frozenset(["allowed", "permitted"])
+# Adverbs between a negation and the word it negates: "does not yet support".
+NEGATED_ADVERBS = frozenset(
+    ["yet", "currently", "always", "necessarily", "fully", "entirely", "ever", "really"]
+)
 SAME_AS |= dict.fromkeys(PERMISSION, "may")
 # A contrast that says "not X but Y" another way: "Y rather than X".
 CONTRAST = re.compile(r"(?i)\b(?:rather\s+than|instead\s+of|as\s+opposed\s+to)\b")

@@ -48,6 +48,7 @@ from generator.checks.claimwords import (
     GAINS,
     KIND_PHRASE,
     MONTHS_DAYS,
+    NEGATED_ADVERBS,
     NEGATION,
     OUTCOME_NOUNS,
     OUTCOMES,
@@ -162,7 +163,8 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
             continue
         if word == "not" and CONTRAST.search(claim):
             continue
-        following = [stem(t) for t in lowered[i + 1 : i + 4] if t not in STOP | PERMISSION]
+        skipped = STOP | PERMISSION | NEGATED_ADVERBS
+        following = [stem(t) for t in lowered[i + 1 : i + 4] if t not in skipped]
         if following and following[0] in claim_set:
             problems.append(
                 Problem("grounding.polarity", token, f"the evidence says {token!r}; the claim not")

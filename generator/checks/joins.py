@@ -114,6 +114,22 @@ STAND_INS = frozenset(
 ) | frozenset(stems("organization engineer author"))
 SUBJECT_WORDS = 4
 DIGITS = re.compile(r"\d[\d.,]*\d|\d")
+# A scale item that states a change ("consumer breakages from 11 to one") is a result.
+CHANGE = re.compile(
+    r"(?i)\bfrom\b.+\bto\b|\b(?:down|up|fell|rose|dropped|cut|reduced|grew|increased"
+    r"|decreased|halved|doubled|tripled)\b"
+)
+
+
+def another_result(item: str, unit: Unit) -> bool:
+    """Return True when a scale item states a change that its evidence sentence does not name.
+
+    Joined to that sentence's action, a claim would credit the action with the change.
+    """
+    if not CHANGE.search(item):
+        return False
+    named = {s for s in stems(item) if s not in STOP and not DIGITS.fullmatch(s)}
+    return not named & set(stems(unit.text))
 
 
 # Words that end a subject: its verb ("cut", "reports", any -ed form) or a figure.
@@ -312,7 +328,9 @@ def co_evidence(
         if other.text in scale_items:
             # A scale item that restates the evidence's own figures is the same fact.
             items = set(DIGITS.findall(other.text))
-            if figures & items and (shared or items <= stated):
+            if figures & items and (
+                items <= stated or (shared and not another_result(other.text, unit))
+            ):
                 others.append(other.text)
         elif shared and subject & subject_of(other, index):
             others.append(other.text)

@@ -77,6 +77,8 @@ CLAUSE_END = re.compile(
     r"[;:()]|\s[-–—]\s|,\s+(?:and|but|then|so)\s+(?=[a-z])|,\s+(?!which|who|whose)(?=[a-z]+\s)"
     r"|\s+(?:before|after|when|while|if|so\s+that|until|and|then|as|once|so)\s+(?=(?:you|your)\b)"
 )
+# A company set beside the reader's object: what the clause goes on to say holds for both.
+LIKENED = re.compile(r"(?i)^\W*(?:just\s+)?(?:like|as\s+(?:in|at|with))\s+$")
 AND_THEN = re.compile(r"\s+(?:and|or|then)\s+([a-z]+)\b")
 ALTERNATIVE = re.compile(r"\b(?:rather\s+than|instead\s+of|not\s+only|without)\b")
 READER = re.compile(r"(?i)\b(?:you|your|yours|yourself)\b")
@@ -149,6 +151,8 @@ def claim_part(sentence: str, ctx: CheckContext, mentions: re.Pattern[str]) -> s
     starts = [m.end() for m in CLAUSE_START.finditer(sentence, 0, at)]
     start = starts[-1] if starts else at
     end = CLAUSE_END.search(sentence, at)
+    if end and LIKENED.search(sentence[start:at]) and sentence[end.start()] == ",":
+        end = CLAUSE_END.search(sentence, end.end())  # "that, like X's, rejects …": both do
     claim = sentence[start : end.start() if end else len(sentence)]
     for match in AND_THEN.finditer(claim):
         if match.group(1).casefold() in IMPERATIVES:
@@ -244,6 +248,31 @@ def _effect_follows(claim: str, hit: re.Match[str], texts: list[str]) -> bool:
 
 
 SO_THAT = re.compile(r"(?i)\Aso\s+that\b")
+# What set the company's work off: "started the project after an auditor flagged …".
+TRIGGER = re.compile(
+    r"(?i)\b(?:start(?:ed|s)?|began|begun|launch(?:ed|es)?|kick(?:ed|s)?\s+off|undert(?:ook|akes)"
+    r"|embark(?:ed|s)?\s+on|turn(?:ed|s)?\s+to|decid(?:ed|es)|cho(?:se|oses)|switch(?:ed|es)"
+    r"|mov(?:ed|es)|built|buil(?:d|ds)|adopt(?:ed|s)|introduc(?:ed|es)|creat(?:ed|es))\b"
+    r"[^.;:]{0,60}?\b(?:after|following|once|when)\s+([^.;:,]{4,90})"
+)
+TRIGGER_UNSTATED = 2  # content words of the event the record lacks before it is a claim
+
+
+def _unstated_trigger(claim: str, index) -> list[str]:
+    """Return the events named as what set the company's work off that the record lacks."""
+    out = []
+    for hit in TRIGGER.finditer(claim):
+        event = hit.group(1)
+        missing = [
+            t
+            for t in words(event)
+            if t.casefold() not in STOP
+            and t.casefold() not in index.vocabulary
+            and stem(t.casefold()) not in index.vocabulary
+        ]
+        if len(missing) >= TRIGGER_UNSTATED:
+            out.append(event.strip())
+    return out
 
 
 def _result_stated(claim: str, hit: re.Match[str], texts: list[str]) -> bool:
@@ -348,6 +377,8 @@ def _problems(claim: str, ctx: CheckContext, shared) -> list[tuple[str, str, str
                 continue
             if normalize(hit.group()) not in record:
                 out.append((CLAIM, hit.group(), f"{hit.group()!r} {what} to the company"))
+    for event in _unstated_trigger(claim, index):
+        out.append((CLAIM, event, f"{event!r} is an event or cause not stated"))
     text = "\n".join(index.texts)
     ranked = align(content(stems(claim)), index, limit=2)
     best = ranked[0][1].text if ranked else ""

@@ -40,10 +40,16 @@ SUBJECTS = frozenset(
 
 def declarative(item: str) -> bool:
     """Return True when a step states what someone does instead of telling the reader."""
-    first = [w.casefold() for w in words(item)[:4]]
+    first = [w.casefold() for w in words(item)[:5]]
     if not first or first[0] in IMPERATIVES:
         return False
-    return first[0] in SUBJECTS or any(w in FREQUENCY for w in first[1:])
+    if first[0] in SUBJECTS:
+        return True
+    # "Move rarely viewed refreshes": an adverb before a participle describes no one.
+    after = [*first[2:], ""]
+    return any(
+        w in FREQUENCY and not a.endswith("ed") for w, a in zip(first[1:4], after, strict=False)
+    )
 
 
 SENTENCE_PUNCTUATION = re.compile(r"[.!?;:]\s|[.!?;:]\Z")

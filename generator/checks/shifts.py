@@ -367,6 +367,14 @@ ORDER_FAMILIES = (
     frozenset(["upstream", "downstream"]),
     frozenset(["inbound", "outbound"]),
     frozenset(["ingress", "egress"]),
+    frozenset(["backward", "backwards", "forward", "forwards"]),
+    frozenset(["synchronous", "asynchronous", "sync", "async"]),
+    frozenset(["synchronously", "asynchronously"]),
+    frozenset(["stateless", "stateful"]),
+    frozenset(["horizontal", "horizontally", "vertical", "vertically"]),
+    frozenset(["optimistic", "pessimistic"]),
+    frozenset(["lossy", "lossless"]),
+    frozenset(["client-side", "server-side"]),
 )
 
 
@@ -390,6 +398,17 @@ def swapped(claim: str, evidence: str, families: tuple[frozenset[str], ...]) -> 
         for old, new in zip(b[i1:i2], a[j1:j2], strict=True):
             if old != new and any(old in f and new in f for f in families):
                 out.append(words(claim)[a.index(new, j1)])
+    # Unaligned, a word of a family before the same word: "forward compatible" for the
+    # evidence's "backward compatible", unless the claim says the evidence's pair too.
+    pairs = set(zip(b, b[1:], strict=False))
+    claimed = set(zip(a, a[1:], strict=False))
+    for at, (word, after) in enumerate(zip(a, a[1:], strict=False)):
+        family = next((f for f in families if word in f), None)
+        if family is None or (word, after) in pairs or words(claim)[at] in out:
+            continue
+        said = [(m, after) for m in family if m != word and (m, after) in pairs]
+        if said and not any(pair in claimed for pair in said):
+            out.append(words(claim)[at])
     return out
 
 

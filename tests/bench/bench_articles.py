@@ -14,7 +14,7 @@ With --held-out, the held-out articles and variants are replayed too, in roots o
 after the seen part, and only their aggregate figures are printed: counts, counts per kind
 and the rule ids of findings, never a slug, a message or a text. Run:
 
-    python tests/bench/bench_articles.py [--misses] [--held-out]
+    python tests/bench/bench_articles.py [--misses] [--held-out] [--corpus DIR]
 """
 
 from __future__ import annotations
@@ -31,8 +31,9 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import prose_replay  # noqa: E402
 from fakes.openai_server import FakeOpenAI  # noqa: E402
-from prose_replay import CORPUS, DRAFTER_VERBATIM, cli_env, make_root, prepguide, related  # noqa: E402
+from prose_replay import DRAFTER_VERBATIM, cli_env, make_root, prepguide, related  # noqa: E402
 
 from generator.guides.document import parse  # noqa: E402
 
@@ -62,9 +63,14 @@ class Run:
         ]
 
 
+def corpus() -> Path:
+    """Return the corpus folder being replayed (--corpus, default tests/modelprose/)."""
+    return prose_replay.CORPUS
+
+
 def held_records() -> set[str]:
     """Return the records the guide split holds out (some seen articles read them)."""
-    manifest = yaml.safe_load((CORPUS / "manifest.yaml").read_text(encoding="utf-8"))
+    manifest = yaml.safe_load((corpus() / "manifest.yaml").read_text(encoding="utf-8"))
     return set(manifest["held_out"]["records"])
 
 
@@ -79,19 +85,19 @@ def read_corpus(held_out: bool) -> tuple[dict[str, dict], list[Variant], dict[st
     An article variant is held out when its slug or its kind is; the held-out variants of a
     seen article come with that seen article, so that they can be replayed.
     """
-    manifest = yaml.safe_load((CORPUS / "manifest.yaml").read_text(encoding="utf-8"))
+    manifest = yaml.safe_load((corpus() / "manifest.yaml").read_text(encoding="utf-8"))
     held = manifest["held_out"]
     held_slugs, held_kinds = set(held["articles"]), set(held["kinds"])
-    kinds = yaml.safe_load((CORPUS / "kinds.yaml").read_text(encoding="utf-8"))
+    kinds = yaml.safe_load((corpus() / "kinds.yaml").read_text(encoding="utf-8"))
     families = {**kinds["guide_kinds"], **kinds["article_kinds"]}
     names = []
-    for path in sorted((CORPUS / "article_variants").glob("*.json")):
+    for path in sorted((corpus() / "article_variants").glob("*.json")):
         slug, kind, _ = path.stem.split("__")
         if (slug in held_slugs or kind in held_kinds) == held_out:
             names.append(path)
     wanted = {path.stem.split("__")[0] for path in names} if held_out else set()
     articles = {
-        slug: json.loads((CORPUS / "articles" / f"{slug}.json").read_text(encoding="utf-8"))
+        slug: json.loads((corpus() / "articles" / f"{slug}.json").read_text(encoding="utf-8"))
         for slug in manifest["articles"]
         if (slug in held_slugs) == held_out or slug in wanted
     }
@@ -105,7 +111,7 @@ def read_corpus(held_out: bool) -> tuple[dict[str, dict], list[Variant], dict[st
 
 def held_slugs() -> set[str]:
     """Return the slugs of the held-out articles."""
-    manifest = yaml.safe_load((CORPUS / "manifest.yaml").read_text(encoding="utf-8"))
+    manifest = yaml.safe_load((corpus() / "manifest.yaml").read_text(encoding="utf-8"))
     return set(manifest["held_out"]["articles"])
 
 
@@ -172,7 +178,7 @@ def replay_variants(
     out = Variants()
     for number, group in enumerate(draft_sets(variants)):
         for mode in ("repeat", "next"):
-            root = make_root(tmp / f"{label}{mode}-{number}")
+            root = make_root(tmp / f"{label}{mode}-{number}", corpus())
             drafts = {
                 s: [v.draft] if mode == "repeat" else [v.draft, v.corrected]
                 for s, v in group.items()
@@ -190,7 +196,7 @@ def replay_variants(
 def faithful(server: FakeOpenAI, root: Path, articles: dict[str, dict]) -> Run:
     """Replay every article with its faithful draft."""
     drafts = {slug: [data["draft"]] for slug, data in articles.items()}
-    return replay(server, make_root(root), articles, drafts, "repeat")
+    return replay(server, make_root(root, corpus()), articles, drafts, "repeat")
 
 
 def main() -> int:
@@ -201,7 +207,12 @@ def main() -> int:
         action="store_true",
         help="Also replay the held-out articles and variants; print only their aggregates.",
     )
+    parser.add_argument(
+        "--corpus", type=Path, help="The corpus folder to replay (default tests/modelprose/)."
+    )
     args = parser.parse_args()
+    if args.corpus:
+        prose_replay.CORPUS = args.corpus.resolve()
     articles, variants, families = seen_corpus()
     hidden = held_records()
     with FakeOpenAI() as server, tempfile.TemporaryDirectory() as tmp:

@@ -100,3 +100,15 @@ def test_a_record_system_the_reader_acts_on_is_the_readers_tool() -> None:
     claim = "Explain how AVIF halved Sorrel's storage bill in a quarter."
     found = errors(steps=[claim, "Measure decode time first.", "Say which fallback you keep."])
     assert any(r.startswith(("grounding.", "figures.")) for r in found), found
+
+
+def test_a_count_of_the_list_that_follows_it_is_our_own_grouping() -> None:
+    grouped = (
+        "The write-up's changes fall into three groups: choosing a format, keeping a fallback, "
+        "and settling who owns the types."
+    )
+    assert "figures.attributed" not in errors(interpretation=grouped)
+    miscounted = grouped.replace("three groups", "four groups")
+    assert "figures.attributed" in errors(interpretation=miscounted)
+    unlisted = "The write-up's changes fall into three groups."
+    assert "figures.attributed" in errors(interpretation=unlisted)
