@@ -248,6 +248,12 @@ def _effect_follows(claim: str, hit: re.Match[str], texts: list[str]) -> bool:
 
 
 SO_THAT = re.compile(r"(?i)\Aso\s+that\b")
+BECAUSE = re.compile(r"(?i)\Abecause\b")
+# A record sentence that gives its own reason: "Encoding is slower, so …", "… so an unclean
+# build cannot poison CI".
+RECORD_REASON = re.compile(
+    r"(?i)(?:,\s*|\s)so\s+(?!far\b|much\b|many\b)|\bbecause\b|\bsince\s+(?!\d)"
+)
 # What set the company's work off: "started the project after an auditor flagged …".
 TRIGGER = re.compile(
     r"(?i)\b(?:start(?:ed|s)?|began|begun|launch(?:ed|es)?|kick(?:ed|s)?\s+off|undert(?:ook|akes)"
@@ -276,8 +282,10 @@ def _unstated_trigger(claim: str, index) -> list[str]:
 
 
 def _result_stated(claim: str, hit: re.Match[str], texts: list[str]) -> bool:
-    """Return True when "so that …" names a change that one record sentence states."""
-    if SO_THAT.match(hit.group()) is None:
+    """Return True when "so that …" names a change that one record sentence states, or when
+    "because …" or "so that …" restates a cause or purpose a record sentence gives with its
+    own "so", "because" or "since"."""
+    if SO_THAT.match(hit.group()) is None and BECAUSE.match(hit.group()) is None:
         return False
     effect = EFFECT_END.split(claim[hit.end() :], maxsplit=1)[0]
     wanted = {w for w in content(stems(effect)) if "-" not in w}  # a compound by its parts
@@ -286,7 +294,9 @@ def _result_stated(claim: str, hit: re.Match[str], texts: list[str]) -> bool:
     for text in texts:
         tokens = words(text)
         said = {t.casefold() for t in tokens}
-        if wanted <= {stem(t) for t in tokens} and CHANGED & said:
+        if not wanted <= {stem(t) for t in tokens}:
+            continue
+        if (SO_THAT.match(hit.group()) and CHANGED & said) or RECORD_REASON.search(text):
             return True
     return False
 

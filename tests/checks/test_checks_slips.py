@@ -19,7 +19,8 @@ SUMMARY = (
     "Consumer breakages caused by schema changes fell from 9 in the year before the registry "
     "to two in the year after. CI rejects a schema change unless it is backward compatible. "
     "The registry does not yet support schemas shared across clusters. "
-    "A few batch jobs still use static passwords, which the team plans to retire next year."
+    "A few batch jobs still use static passwords, which the team plans to retire next year. "
+    "Laptops may read the registry but not write to it, so a local build cannot break CI."
 )
 RECORD = {
     "id": "quillon-schemas",
@@ -107,3 +108,10 @@ def test_an_event_invented_as_what_started_the_work_is_a_claim() -> None:
     assert "grounding.claim" in errors(interpretation=invented)
     stated = "Quillon moved its services to Vault once the credentials expired daily."
     assert errors(interpretation=stated) == []
+
+
+def test_a_reason_the_record_gives_with_its_own_so_may_be_restated() -> None:
+    restated = "Quillon keeps laptops read-only so that a local build cannot break CI."
+    assert errors(interpretation=restated) == []
+    invented = "Quillon keeps laptops read-only so that a local build cannot slow down CI."
+    assert "grounding.claim" in errors(interpretation=invented)
