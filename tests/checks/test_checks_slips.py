@@ -52,9 +52,7 @@ def errors(reported=(), interpretation: str = "", steps=None) -> list[str]:
         companies=("Quillon",),
     )
     draft = Draft(
-        reported=[
-            ReportedStatement(text=t, quote=SENTENCES[i].rstrip(".")) for t, i in reported
-        ]
+        reported=[ReportedStatement(text=t, quote=SENTENCES[i].rstrip(".")) for t, i in reported]
         or [ReportedStatement(text=SENTENCES[0], quote=SENTENCES[0].rstrip("."))],
         angle="what a compatibility rule protects",
         interpretation=f"{BASE} {interpretation}".strip(),
