@@ -38,6 +38,7 @@ from generator.checks.grounding import figured
 from generator.checks.lexicon import KNOWN_COMPANIES as KNOWN
 from generator.checks.prefilter import gated
 from generator.checks.quoting import QUOTED, normalize
+from generator.checks.restated import general_reason, restricted_subset, whole_kind
 from generator.checks.shifts import (
     AXES,
     SENTIMENT,
@@ -357,7 +358,13 @@ def _problems(claim: str, ctx: CheckContext, shared) -> list[tuple[str, str, str
         key = stem(lowered)
         known = lowered in vocabulary or key in vocabulary
         contrast = lowered == "only" and at and tokens[at - 1].casefold() in CONTRAST_BEFORE
-        if lowered in SWEEPING and not known and not contrast:
+        if (
+            lowered in SWEEPING
+            and not known
+            and not contrast
+            and not (lowered == "only" and restricted_subset(tokens, at, index))
+            and not whole_kind(tokens, at, index)
+        ):
             out.append((POLARITY, token, f"{token!r} is not in the record"))
         if (
             superlative(token)
@@ -383,7 +390,9 @@ def _problems(claim: str, ctx: CheckContext, shared) -> list[tuple[str, str, str
                 out.append((CLAIM, hit.group(), f"{hit.group()!r} {what}"))
     for pattern, what in ((MOTIVE, "is a motive not stated"), (LESSON, "credits a lesson")):
         for hit in pattern.finditer(claim):
-            if pattern is MOTIVE and _result_stated(claim, hit, index.texts):
+            if pattern is MOTIVE and (
+                _result_stated(claim, hit, index.texts) or general_reason(claim, hit, index)
+            ):
                 continue
             if normalize(hit.group()) not in record:
                 out.append((CLAIM, hit.group(), f"{hit.group()!r} {what} to the company"))

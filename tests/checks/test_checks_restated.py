@@ -1,0 +1,81 @@
+"""Our words about the company that restate the record pass; their invented twins fail."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from checkhelp import context, source
+
+from generator.checks import check_body
+from generator.guides.compose import compose_body
+from generator.guides.schema import Draft, ReportedStatement
+
+SUMMARY = (
+    "Tamsin renders map tiles for delivery apps. "
+    "Rendering vector tiles is slow, so tiles are now rendered ahead of time for the "
+    "busiest 3% of zoom levels and on request for the rest. "
+    "Pins reach other viewers in about 90 ms at the median. "
+    "The team replaced exact geocoding with an approximate index that answers in 12 ms."
+)
+RECORD = {
+    "id": "tamsin-tiles",
+    "company": "Tamsin",
+    "title": "Rendering map tiles at Tamsin",
+    "url": "https://tamsin.example/eng/tiles",
+    "publisher": "Tamsin Engineering",
+    "published": "2026-05-02",
+    "checked": "2026-10-30",
+    "summary": SUMMARY,
+    "scale": ["about 90 ms at the median"],
+    "techniques": ["tile pre-rendering"],
+    "stack": ["Mapnik"],
+}
+FIRST = "Tamsin renders map tiles for delivery apps."
+BASE = "For map roles, explain what you render ahead of time and why."
+
+
+def errors(interpretation: str) -> list[str]:
+    """Return the error rules of a guide whose interpretation adds one sentence."""
+    c = replace(context(source(**RECORD, citations=[])), companies=("Tamsin",))
+    draft = Draft(
+        reported=[ReportedStatement(text=FIRST, quote=FIRST.rstrip("."))],
+        angle="what to render ahead of time",
+        interpretation=f"{BASE} {interpretation}",
+        case_study_title="systems-oriented",
+        case_study="Render a small tile set on your laptop and time each zoom level.",
+        steps=[
+            "Render one zoom level ahead of time.",
+            "Time a tile rendered on request.",
+            "Write down which levels you would pre-render.",
+        ],
+    )
+    text = compose_body(draft, c.source, c.originals, c.site_name)
+    return [f.rule for f in check_body(text, c) if f.severity == "error"]
+
+
+@pytest.mark.parametrize(
+    "faithful",
+    [
+        "Tamsin renders only the busiest zoom levels ahead of time because rendering is slow.",
+        "Tamsin needs every pin to reach other viewers quickly.",
+        "Tamsin answers geocoding queries in 12 ms, because an approximate index trades "
+        "accuracy for speed.",
+    ],
+)
+def test_our_words_that_restate_the_record_pass(faithful: str) -> None:
+    assert errors(faithful) == []
+
+
+@pytest.mark.parametrize(
+    ("invented", "rule"),
+    [
+        ("Tamsin renders only the quietest zoom levels ahead of time.", "grounding.polarity"),
+        ("Tamsin renders every tile ahead of time.", "grounding.polarity"),
+        ("Tamsin checks every pin by hand before it is shown.", "grounding.polarity"),
+        ("Tamsin renders tiles ahead of time because its customers demand it.", "grounding.claim"),
+        ("Tamsin renders tiles ahead of time because regulators require it.", "grounding.claim"),
+    ],
+)
+def test_invented_quantifiers_and_motives_still_fail(invented: str, rule: str) -> None:
+    assert rule in errors(invented)
