@@ -16,13 +16,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from generator.checks.base import CheckContext, Evidence, finding, grounding, quote, split_sentences
-from generator.checks.claimnames import proper_nouns
-from generator.checks.claims import quantities
+from generator.checks.base import CheckContext, Evidence, finding, split_sentences
+from generator.checks.crossings import borrowed_words, crossed
 from generator.checks.engine import check_body
-from generator.checks.figures import stated
-from generator.checks.quoting import normalize
-from generator.checks.text import record_index
 from generator.guides.article_draft import block_heading, originals_lines
 from generator.guides.compose import disclaimer, originals_block
 from generator.guides.document import split_sections
@@ -369,6 +365,7 @@ def _our_claims(
     by_company: dict[str, dict[str, list[str]]] = {c: {k: [] for k in OUR_SECTIONS} for c in [""]}
     for company in companies:
         by_company[company] = {key: [] for key in OUR_SECTIONS}
+    beside: dict[tuple[str, str], set[str]] = {}  # the companies a clause names together
     texts = {
         "interpretation": split_sentences(
             counted_sources(parts.ours.get("interpretation", ""), sources)
@@ -386,10 +383,16 @@ def _our_claims(
                 named = names_in(clause, patterns) or current
                 current = named
                 for company in named:
-                    by_company[company][key].append(_masked(clause, company, patterns, "the team"))
+                    masked = _masked(clause, company, patterns, "the team")
+                    by_company[company][key].append(masked)
+                    beside.setdefault((company, masked), set()).update(named)
                 if not named:
                     by_company[""][key].append(collective(clause))
     findings: list[Finding] = []
+    by_record = {
+        name: ctx.context_for(merged_record([s for s in sources if s.company == name]))
+        for name in companies
+    }
     for company, sections in by_company.items():
         if not any(sections.values()):
             continue
@@ -412,7 +415,8 @@ def _our_claims(
         found = check_body(guide, ctx.context_for(record))
         if company:
             kept = _kept(found, OUR_SECTIONS, CLAIM_RULES)
-            findings += kept + _crossed(company, sections, kept, ctx)
+            findings += kept + crossed(company, sections, kept, by_record)
+            findings += borrowed_words(company, sections, by_record, beside)
             continue
         # Ours alone: a copy of any source's sentence is an error; a claim about "the teams"
         # is held to what they all share, which is nothing a single record's systems lend.
@@ -421,58 +425,6 @@ def _our_claims(
         found = check_body(guide.replace(record.company, neutral.company), ctx.context_for(neutral))
         findings += _kept(found, OUR_SECTIONS, CLAIM_RULES)
     return findings
-
-
-# The findings of a clause about a company whose figure or name may be another source's.
-CROSSABLE = ("figures.attributed", "grounding.term", "grounding.actor")
-
-
-def _crossed(
-    company: str, sections: dict[str, list[str]], kept: list[Finding], ctx: ArticleContext
-) -> list[Finding]:
-    """Say whose a figure or name is when a clause gives the company what another source of
-    the article reports: "about 94% at B" when A's write-up states the 94%."""
-    records = {
-        name: merged_record([s for s in ctx.sources if s.company == name])
-        for name in dict.fromkeys(s.company for s in ctx.sources)
-    }
-    contexts = {name: ctx.context_for(record) for name, record in records.items()}
-    out = []
-    for section, texts in sections.items():
-        said = [f.message for f in kept if f.section == section and f.rule in CROSSABLE]
-        if not said:
-            continue
-        for clause in texts:
-            whose: dict[str, list[str]] = {}
-            items = [q.figure.text for q in quantities(clause, number_words=False, nouns=False)]
-            items += [n for n in proper_nouns(clause) if n not in records]
-            for item in dict.fromkeys(items):
-                if not any(f"{item!r}" in message for message in said):
-                    continue
-                for other, other_ctx in contexts.items():
-                    if other != company and _states(item, clause, other_ctx):
-                        whose.setdefault(other, []).append(item)
-            for other, found in whose.items():
-                listed = ", ".join(repr(item) for item in found)
-                out.append(
-                    finding(
-                        "grounding.claim",
-                        "error",
-                        section,
-                        f"{quote(clause)} gives {company} {listed}, which the write-up of "
-                        f"{other} reports, not that of {company}; credit each figure and name "
-                        "to the company whose write-up states it",
-                    )
-                )
-    return out
-
-
-def _states(item: str, clause: str, ctx: CheckContext) -> bool:
-    """Return True when a record states a figure or a name of a clause."""
-    for q in quantities(clause, number_words=False, nouns=False):
-        if q.figure.text == item:
-            return stated(q, grounding(ctx), ctx)
-    return normalize(item) in record_index(ctx.source).norm_text
 
 
 def neutral_record(sources: Sequence[Source]) -> Source:
