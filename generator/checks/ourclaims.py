@@ -38,7 +38,12 @@ from generator.checks.grounding import figured
 from generator.checks.lexicon import KNOWN_COMPANIES as KNOWN
 from generator.checks.prefilter import gated
 from generator.checks.quoting import QUOTED, normalize
-from generator.checks.restated import general_reason, restricted_subset, whole_kind
+from generator.checks.restated import (
+    explained_benefit,
+    general_reason,
+    restricted_subset,
+    whole_kind,
+)
 from generator.checks.shifts import (
     AXES,
     SENTIMENT,
@@ -376,7 +381,9 @@ def _problems(claim: str, ctx: CheckContext, shared) -> list[tuple[str, str, str
         elif stem(token) in OUTCOME_NOUNS and not known and _outcome(tokens, at):
             out.append((CLAIM, token, f"outcome {token!r} is not in the record"))
     for phrase, word in benefit_words(tokens):
-        if not benefit_backed(word, vocabulary, tuple(index.texts)):
+        if not benefit_backed(word, vocabulary, tuple(index.texts)) and not explained_benefit(
+            tokens, phrase, index
+        ):
             out.append((CLAIM, phrase, f"benefit {phrase!r} is not in the record"))
     out += _outcome_verbs(claim, vocabulary)
     for hit in SWEEPING_PHRASE.finditer(claim):

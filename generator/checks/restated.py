@@ -7,14 +7,16 @@ words only restate what the record already says:
 - "every" or "all" before what a record sentence states of the whole kind, as a bare plural
   ("every edit reaches the others" for "edits reach other participants");
 - "because" before a general truth about a technique the record names, not about the
-  company ("because approximate search trades one against the other").
+  company ("because approximate search trades one against the other");
+- a benefit the clause explains by a change the record states ("a more sensitive test with
+  less traffic" where the record's test needs a tenth of the traffic).
 """
 
 from __future__ import annotations
 
 import re
 
-from generator.checks.claimwords import superlative
+from generator.checks.claimwords import CHANGED, superlative
 from generator.checks.text import STOP, RecordIndex, Unit, content, stem, stems, words
 
 # Words between "only" and the subset it restricts to: "only for the most-viewed …".
@@ -130,3 +132,28 @@ def _present(word: str) -> bool:
     if word in ("is", "are", "has", "does"):
         return True
     return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is", "'s"))
+
+
+# A comparative that says what a benefit is made of: "with less traffic", "using fewer GPUs".
+LESS = frozenset(["less", "fewer", "lower", "smaller", "cheaper", "shorter"])
+MEANS = frozenset(["with", "using", "on", "from", "in", "at", "for", "needing"])
+# Words of a record sentence that compare one amount with another: "one tenth of the traffic".
+RATIO = frozenset(["tenth", "half", "third", "quarter", "fifth", "fraction", "than", "instead"])
+
+
+def explained_benefit(tokens: list[str], phrase: str, index: RecordIndex) -> bool:
+    """Return True when a benefit is followed by what it is made of ("with less traffic") and a
+    record sentence states that amount changed or compared ("a tenth of the traffic")."""
+    last = words(phrase)[-1:]
+    starts = [at for at, t in enumerate(tokens) if last and t == last[0]]
+    if not starts:
+        return False
+    for at in range(starts[0] + 1, len(tokens) - 2):
+        if tokens[at].casefold() not in MEANS or tokens[at + 1].casefold() not in LESS:
+            continue
+        noun = stem(tokens[at + 2])
+        for text in index.texts:
+            said = {t.casefold() for t in words(text)}
+            if noun in {stem(t) for t in said} and (CHANGED & said or RATIO & said):
+                return True
+    return False

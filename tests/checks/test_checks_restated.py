@@ -16,7 +16,8 @@ SUMMARY = (
     "Rendering vector tiles is slow, so tiles are now rendered ahead of time for the "
     "busiest 3% of zoom levels and on request for the rest. "
     "Pins reach other viewers in about 90 ms at the median. "
-    "The team replaced exact geocoding with an approximate index that answers in 12 ms."
+    "The team replaced exact geocoding with an approximate index that answers in 12 ms. "
+    "Style tests reach a decision with about a fifth of the traffic that A/B tests needed."
 )
 RECORD = {
     "id": "tamsin-tiles",
@@ -61,6 +62,7 @@ def errors(interpretation: str) -> list[str]:
         "Tamsin needs every pin to reach other viewers quickly.",
         "Tamsin answers geocoding queries in 12 ms, because an approximate index trades "
         "accuracy for speed.",
+        "Tamsin uses a more sensitive test to compare tile styles with less traffic.",
     ],
 )
 def test_our_words_that_restate_the_record_pass(faithful: str) -> None:
@@ -75,6 +77,11 @@ def test_our_words_that_restate_the_record_pass(faithful: str) -> None:
         ("Tamsin checks every pin by hand before it is shown.", "grounding.polarity"),
         ("Tamsin renders tiles ahead of time because its customers demand it.", "grounding.claim"),
         ("Tamsin renders tiles ahead of time because regulators require it.", "grounding.claim"),
+        ("Tamsin uses a more sensitive test to compare tile styles.", "grounding.claim"),
+        (
+            "Tamsin uses a more sensitive test to compare styles with less memory.",
+            "grounding.claim",
+        ),
     ],
 )
 def test_invented_quantifiers_and_motives_still_fail(invented: str, rule: str) -> None:
