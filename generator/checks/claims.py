@@ -131,6 +131,16 @@ def noun_run(text: str, end: int) -> tuple[str, ...]:
     return tuple(stem(token) for token in run)
 
 
+def run_words(text: str, end: int, run: tuple[str, ...]) -> list[str]:
+    """Return the words after a position through the last of a noun run ("a class")."""
+    after = WORD.findall(text, end, min(len(text), end + 80))
+    if run:
+        for at, token in enumerate(after):
+            if stem(token) == run[-1]:
+                return after[: at + 1]
+    return after[: len(run)]
+
+
 def plural(token: str) -> bool:
     """Return True for a plural noun form ("transactions", "GPUs"), not "class" or "bus"."""
     if len(token) > 2 and token[-1] == "s" and token[-2].isupper():

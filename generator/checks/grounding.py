@@ -38,6 +38,7 @@ from generator.checks.claims import (
     match,
     noun_run,
     quantities,
+    run_words,
     too_many_numbers,
 )
 from generator.checks.claimwords import (
@@ -228,7 +229,7 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
         if (head and head not in evidence_stems) or (
             not head and stem(token) not in evidence_stems
         ):
-            what = " ".join([token, *words(claim[hit.end() : hit.end() + 60])[: len(run)]])
+            what = " ".join([token, *run_words(claim, hit.end(), run)])
             problems.append(
                 Problem("grounding.claim", what, f"outcome {what!r} is not in the evidence")
             )

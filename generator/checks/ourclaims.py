@@ -18,7 +18,7 @@ from generator.checks.analysis import analysis
 from generator.checks.base import CheckContext, ParsedGuide, entity_names, finding, quote
 from generator.checks.bindings import record_hedges
 from generator.checks.claimnames import company_pattern, proper_nouns
-from generator.checks.claims import GENERIC_NOUNS, WORD, noun_run
+from generator.checks.claims import GENERIC_NOUNS, WORD, noun_run, run_words
 from generator.checks.claimwords import (
     CAUSE,
     CHANGED,
@@ -322,7 +322,7 @@ def _outcome_verbs(claim: str, vocabulary: frozenset[str]) -> list[tuple[str, st
         if not head or figured(run) or head in GENERIC_NOUNS or stem(hit.group()) in GAINS:
             continue
         if head not in vocabulary:
-            what = " ".join([hit.group(), *words(claim[hit.end() : hit.end() + 60])[: len(run)]])
+            what = " ".join([hit.group(), *run_words(claim, hit.end(), run)])
             out.append((CLAIM, what, f"outcome {what!r} is not in the record"))
     return out
 

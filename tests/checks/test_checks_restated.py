@@ -9,6 +9,7 @@ from checkhelp import context, source
 
 from generator.checks import check_body
 from generator.guides.compose import compose_body
+from generator.guides.findings import Finding
 from generator.guides.schema import Draft, ReportedStatement
 
 SUMMARY = (
@@ -38,6 +39,11 @@ BASE = "For map roles, explain what you render ahead of time and why."
 
 def errors(interpretation: str) -> list[str]:
     """Return the error rules of a guide whose interpretation adds one sentence."""
+    return [f.rule for f in error_findings(interpretation)]
+
+
+def error_findings(interpretation: str) -> list[Finding]:
+    """Return the error findings of a guide whose interpretation adds one sentence."""
     c = replace(context(source(**RECORD, citations=[])), companies=("Tamsin",))
     draft = Draft(
         reported=[ReportedStatement(text=FIRST, quote=FIRST.rstrip("."))],
@@ -52,7 +58,7 @@ def errors(interpretation: str) -> list[str]:
         ],
     )
     text = compose_body(draft, c.source, c.originals, c.site_name)
-    return [f.rule for f in check_body(text, c) if f.severity == "error"]
+    return [f for f in check_body(text, c) if f.severity == "error"]
 
 
 @pytest.mark.parametrize(
@@ -86,3 +92,9 @@ def test_our_words_that_restate_the_record_pass(faithful: str) -> None:
 )
 def test_invented_quantifiers_and_motives_still_fail(invented: str, rule: str) -> None:
     assert rule in errors(invented)
+
+
+def test_an_outcome_the_record_lacks_is_named_with_its_whole_noun_phrase() -> None:
+    found = error_findings("Tamsin removes a class of outages by rendering tiles ahead of time.")
+    claims = [f.message for f in found if f.rule == "grounding.claim"]
+    assert claims and "outcome 'removes a class'" in claims[0]
