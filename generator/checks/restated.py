@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from generator.checks.claimwords import CHANGED, superlative
+from generator.checks.claimwords import CHANGED, OUTCOME_NOUNS, OUTCOMES, superlative
 from generator.checks.text import STOP, RecordIndex, Unit, content, stem, stems, words
 
 # Words between "only" and the subset it restricts to: "only for the most-viewed …".
@@ -114,7 +114,10 @@ def general_reason(claim: str, hit: re.Match[str], index: RecordIndex) -> bool:
     ("because approximate search trades one against the other"), not the company's motive."""
     if BECAUSE.match(hit.group()) is None:
         return False
-    rest = words(claim[hit.end() :])[:5]
+    reason = words(claim[hit.end() :])
+    if any(stem(t) in OUTCOMES or stem(t) in OUTCOME_NOUNS for t in reason):
+        return False  # "because slow pages cost sales": a business reason is a motive
+    rest = reason[:5]
     for at in range(1, min(4, len(rest))):
         verb = rest[at].casefold()
         if not _present(verb):

@@ -85,6 +85,10 @@ def test_our_words_that_restate_the_record_pass(faithful: str) -> None:
         ("Tamsin renders tiles ahead of time because regulators require it.", "grounding.claim"),
         ("Tamsin uses a more sensitive test to compare tile styles.", "grounding.claim"),
         (
+            "Tamsin renders tiles ahead of time because slow tiles hurt retention.",
+            "grounding.claim",
+        ),
+        (
             "Tamsin uses a more sensitive test to compare styles with less memory.",
             "grounding.claim",
         ),
