@@ -41,6 +41,7 @@ from generator.checks.quoting import QUOTED, normalize
 from generator.checks.restated import (
     explained_benefit,
     general_reason,
+    removed_problem,
     restricted_subset,
     whole_kind,
 )
@@ -63,6 +64,7 @@ from generator.checks.subjects import (
 from generator.checks.text import (
     GENERIC_ACRONYMS,
     STOP,
+    RecordIndex,
     align,
     content,
     name_head,
@@ -307,10 +309,11 @@ def _result_stated(claim: str, hit: re.Match[str], texts: list[str]) -> bool:
     return False
 
 
-def _outcome_verbs(claim: str, vocabulary: frozenset[str]) -> list[tuple[str, str, str]]:
+def _outcome_verbs(claim: str, index: RecordIndex) -> list[tuple[str, str, str]]:
     """Return what an outcome verb says the company changed when the record names no such
     thing: "lowered its infrastructure costs", "boosted courier earnings"."""
     out = []
+    vocabulary = index.vocabulary
     for hit in WORD.finditer(claim):
         if stem(hit.group()) not in OUTCOMES:
             continue
@@ -321,7 +324,7 @@ def _outcome_verbs(claim: str, vocabulary: frozenset[str]) -> list[tuple[str, st
         head = run[-1] if run else ""
         if not head or figured(run) or head in GENERIC_NOUNS or stem(hit.group()) in GAINS:
             continue
-        if head not in vocabulary:
+        if head not in vocabulary and not removed_problem(claim, hit, index):
             what = " ".join([hit.group(), *run_words(claim, hit.end(), run)])
             out.append((CLAIM, what, f"outcome {what!r} is not in the record"))
     return out
@@ -385,7 +388,7 @@ def _problems(claim: str, ctx: CheckContext, shared) -> list[tuple[str, str, str
             tokens, phrase, index
         ):
             out.append((CLAIM, phrase, f"benefit {phrase!r} is not in the record"))
-    out += _outcome_verbs(claim, vocabulary)
+    out += _outcome_verbs(claim, index)
     for hit in SWEEPING_PHRASE.finditer(claim):
         if normalize(hit.group()) not in record:
             out.append((POLARITY, hit.group(), f"{hit.group()!r} is not in the record"))

@@ -9,7 +9,9 @@ words only restate what the record already says:
 - "because" before a general truth about a technique the record names, not about the
   company ("because approximate search trades one against the other");
 - a benefit the clause explains by a change the record states ("a more sensitive test with
-  less traffic" where the record's test needs a tenth of the traffic).
+  less traffic" where the record's test needs a tenth of the traffic);
+- a removal of a class of problems the record states held before the change ("removes a
+  class of errors" where, before it, one in five features differed between two systems).
 """
 
 from __future__ import annotations
@@ -160,3 +162,35 @@ def explained_benefit(tokens: list[str], phrase: str, index: RecordIndex) -> boo
             if noun in {stem(t) for t in said} and (CHANGED & said or RATIO & said):
                 return True
     return False
+
+
+REMOVES = frozenset(
+    stem(w) for w in ["removes", "removed", "eliminates", "eliminated", "prevents", "avoids"]
+)
+KINDS = frozenset(["class", "kind", "type", "category", "family", "source", "whole"])
+PROBLEMS = frozenset(
+    stem(w)
+    for noun in ["error", "bug", "mistake", "failure", "problem", "issue", "fault", "drift"]
+    + ["mismatch", "inconsistency", "discrepancy"]
+    for w in (noun, f"{noun}s", f"{noun}es", f"{noun[:-1]}ies")
+)
+BEFORE = re.compile(r"(?i)\b(?:before|until|previously|used\s+to|formerly)\b")
+
+
+def removed_problem(claim: str, hit: re.Match[str], index: RecordIndex) -> bool:
+    """Return True when a removal verb names only a class of problems ("removes a class of
+    errors") and a record sentence says how things stood before ("Before X, one in five
+    features differed"), sharing two of the claim's words besides its company."""
+    if stem(hit.group()) not in REMOVES:
+        return False
+    after = [t.casefold() for t in words(claim[hit.end() :])[:5]]
+    while after and after[0] in ("a", "an", "the", "one", "this", "that", "out"):
+        after.pop(0)
+    if len(after) < 3 or after[0] not in KINDS or after[1] != "of":
+        return False
+    if stem(after[2]) not in PROBLEMS:
+        return False
+    said = set(content([stem(t) for t in words(claim) if not t[:1].isupper()]))
+    return any(
+        BEFORE.search(unit.text) and len(said & unit.stems) >= SHARED_WORDS for unit in index.units
+    )

@@ -18,7 +18,8 @@ SUMMARY = (
     "busiest 3% of zoom levels and on request for the rest. "
     "Pins reach other viewers in about 90 ms at the median. "
     "The team replaced exact geocoding with an approximate index that answers in 12 ms. "
-    "Style tests reach a decision with about a fifth of the traffic that A/B tests needed."
+    "Style tests reach a decision with about a fifth of the traffic that A/B tests needed. "
+    "Before the shared style sheet, one in ten tiles differed between the web and phone apps."
 )
 RECORD = {
     "id": "tamsin-tiles",
@@ -69,6 +70,8 @@ def error_findings(interpretation: str) -> list[Finding]:
         "Tamsin answers geocoding queries in 12 ms, because an approximate index trades "
         "accuracy for speed.",
         "Tamsin uses a more sensitive test to compare tile styles with less traffic.",
+        "Tamsin removes a class of errors by sharing one style sheet between its web and "
+        "phone apps.",
     ],
 )
 def test_our_words_that_restate_the_record_pass(faithful: str) -> None:
@@ -84,6 +87,9 @@ def test_our_words_that_restate_the_record_pass(faithful: str) -> None:
         ("Tamsin renders tiles ahead of time because its customers demand it.", "grounding.claim"),
         ("Tamsin renders tiles ahead of time because regulators require it.", "grounding.claim"),
         ("Tamsin uses a more sensitive test to compare tile styles.", "grounding.claim"),
+        ("Tamsin removes the lag users saw by sharing one style sheet.", "grounding.claim"),
+        ("Tamsin removes a class of errors by caching geocoding answers.", "grounding.claim"),
+        ("Tamsin removes a class of outages by rendering tiles ahead of time.", "grounding.claim"),
         (
             "Tamsin renders tiles ahead of time because slow tiles hurt retention.",
             "grounding.claim",
