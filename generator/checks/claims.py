@@ -449,3 +449,35 @@ def derived(claim: Quantity, evidence: tuple[Quantity, ...]) -> bool:
     return any(seconds == t for t in times) or any(
         seconds == abs(a - b) for a in times for b in times if a != b
     )
+
+
+# A record sentence's list of what was done: "… by normalising URLs, removing parameters and
+# extending lifetimes".
+RECORD_LIST = re.compile(r"(?i)(?:\bby|\bthrough|\bvia|:)\s+(.+)$")
+ITEM_BREAK = re.compile(r"\s*(?:,\s*(?:and|or)\s+|,\s*|;\s*|\s+(?:and|or)\s+)")
+# Nouns that group a list's items: "one of the three changes behind …".
+GROUPING = frozenset(
+    stem(w)
+    for w in ["changes", "steps", "parts", "measures", "techniques", "ways", "things", "fixes"]
+    + ["levers", "stages", "moves", "practices", "methods", "components", "pieces", "factors"]
+    + ["causes", "reasons", "ideas", "tactics", "actions", "improvements", "decisions"]
+)
+SHARED_ITEM_WORDS = 2
+
+
+def lists_count(sentence: str, q: Quantity, text: str) -> bool:
+    """Return True when a number word counts the items a record text lists, one of which the
+    sentence restates ("one of the three changes" for "by A, B and C")."""
+    value = NUMBER_WORDS.get(q.figure.text.casefold())
+    if value is None or noun_after(sentence, q) not in GROUPING:
+        return False
+    listed = RECORD_LIST.search(text.rstrip(". "))
+    if listed is None:
+        return False
+    items = [part for part in ITEM_BREAK.split(listed.group(1)) if part.strip()]
+    said = {stem(t) for t in WORD.findall(sentence) if t.casefold() not in STOP}
+    return len(items) == value and any(
+        len(said & {stem(t) for t in WORD.findall(item) if t.casefold() not in STOP})
+        >= SHARED_ITEM_WORDS
+        for item in items
+    )

@@ -18,6 +18,7 @@ from generator.checks.claims import (
     NUMBER_WORDS,
     Quantity,
     derived,
+    lists_count,
     match,
     may_hold_quantities,
     noun_after,
@@ -128,6 +129,11 @@ def counts_its_list(sentence: str, q: Quantity) -> bool:
     return len(items) == value
 
 
+def counts_record_list(sentence: str, q: Quantity, ctx: CheckContext) -> bool:
+    """Return True when a number word counts the items that a record sentence lists."""
+    return any(lists_count(sentence, q, u.text) for u in record_index(ctx.source).units)
+
+
 def check_figures(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
     """Require every figure to be in the record: an error in "reports" or about the company."""
     shared = analysis(guide, ctx)
@@ -185,6 +191,8 @@ def check_figures(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
                 if instruction is None:
                     instruction = not reports and is_instruction(sentence)
                 if instruction and (not about or noun_after(sentence, q) in READER_UNITS):
+                    continue
+                if number_word and counts_record_list(sentence, q, ctx):
                     continue
                 seen.add((block.section, q.figure.text))
                 text = q.figure.text

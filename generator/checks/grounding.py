@@ -35,6 +35,7 @@ from generator.checks.claims import (
     GENERIC_NOUNS,
     MAX_RECORD_NUMBERS,
     derived,
+    lists_count,
     match,
     noun_run,
     quantities,
@@ -143,6 +144,7 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
         elif (
             verdict == "value"
             and not derived(q, evidence_q)
+            and not lists_count(claim, q, unit.text)
             and any(
                 match(q, quantities(u.text, nouns=False), u.stems) != "value" for u in index.units
             )

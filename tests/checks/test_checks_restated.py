@@ -19,7 +19,8 @@ SUMMARY = (
     "Pins reach other viewers in about 90 ms at the median. "
     "The team replaced exact geocoding with an approximate index that answers in 12 ms. "
     "Style tests reach a decision with about a fifth of the traffic that A/B tests needed. "
-    "Before the shared style sheet, one in ten tiles differed between the web and phone apps."
+    "Before the shared style sheet, one in ten tiles differed between the web and phone apps. "
+    "Tiles shrank by dropping hidden layers, merging small polygons and rounding coordinates."
 )
 RECORD = {
     "id": "tamsin-tiles",
@@ -43,11 +44,11 @@ def errors(interpretation: str) -> list[str]:
     return [f.rule for f in error_findings(interpretation)]
 
 
-def error_findings(interpretation: str) -> list[Finding]:
+def error_findings(interpretation: str, reported: str = FIRST, said: str = FIRST) -> list[Finding]:
     """Return the error findings of a guide whose interpretation adds one sentence."""
     c = replace(context(source(**RECORD, citations=[])), companies=("Tamsin",))
     draft = Draft(
-        reported=[ReportedStatement(text=FIRST, quote=FIRST.rstrip("."))],
+        reported=[ReportedStatement(text=reported, quote=said.rstrip("."))],
         angle="what to render ahead of time",
         interpretation=f"{BASE} {interpretation}",
         case_study_title="systems-oriented",
@@ -108,3 +109,10 @@ def test_an_outcome_the_record_lacks_is_named_with_its_whole_noun_phrase() -> No
     found = error_findings("Tamsin removes a class of outages by rendering tiles ahead of time.")
     claims = [f.message for f in found if f.rule == "grounding.claim"]
     assert claims and "outcome 'removes a class'" in claims[0]
+
+
+@pytest.mark.parametrize(("count", "rules"), [("three", []), ("four", ["figures.reports"])])
+def test_a_number_word_may_count_the_items_a_record_sentence_lists(count, rules) -> None:
+    reported = f"Merging small polygons was one of the {count} changes that shrank the tiles."
+    found = error_findings("", reported=reported, said="merging small polygons")
+    assert [f.rule for f in found if f.rule.startswith("figures.")] == rules
