@@ -23,6 +23,15 @@ CROSSABLE = ("figures.attributed", "grounding.term", "grounding.actor")
 MIN_LETTERS = 4
 # Plain words of another source that, together in one of its sentences, make a technique.
 TOGETHER = 2
+# Words any write-up uses of its own work: they tell no technique from another.
+COMMON = frozenset(
+    stem(w)
+    for w in ["uses", "used", "using", "moved", "moves", "handles", "results", "keeps", "runs"]
+    + ["makes", "takes", "gives", "shows", "reports", "system", "systems", "service", "data"]
+    + ["work", "works", "change", "changes", "changed", "team", "teams", "users", "latency"]
+    + ["time", "times", "cost", "costs", "faster", "slower", "higher", "lower", "better"]
+    + ["built", "builds", "added", "adds", "needs", "needed", "large", "small", "every"]
+)
 
 
 def crossed(
@@ -95,7 +104,7 @@ def _theirs(clause: str, company: str, indexes: dict[str, RecordIndex]) -> dict[
         if token[:1].isupper() or len(token) < MIN_LETTERS:
             continue
         key = stem(token)
-        if key in STOP or _uses(own, token):
+        if key in STOP or key in COMMON or _uses(own, token):
             continue
         if "-" in token:
             parts = [p for p in stems(token)[:-1] if len(p) >= MIN_LETTERS and p not in STOP]

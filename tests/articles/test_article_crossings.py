@@ -17,7 +17,8 @@ RECORDS = {
         "company": "Ferrule",
         "title": "Serving thumbnails for a photo app",
         "summary": "Ferrule serves about 300 million thumbnails for a photo app. Thumbnails are "
-        "now pre-rendered for the most-shared albums and resized on request for the rest.",
+        "now pre-rendered for the most-shared albums and resized on request for the rest. The "
+        "team moved its results pages to a new service.",
     },
     "quillmark-log-archive": {
         "company": "Quillmark",
@@ -101,3 +102,7 @@ def test_a_technique_only_another_source_describes_names_whose_it_is(job, missta
 def test_a_clause_naming_both_companies_may_use_either_s_words(job):
     both = "Like Ferrule, Quillmark pre-renders what it serves most often."
     assert crossings(*job, both) == []
+
+
+def test_words_any_write_up_uses_of_its_work_tell_no_technique(job):
+    assert crossings(*job, "Quillmark moved its results to object storage after 5 days.") == []
