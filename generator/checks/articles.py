@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from generator.checks.base import CheckContext, Evidence, finding, split_sentences
-from generator.checks.crossings import borrowed_words, crossed
+from generator.checks.crossings import borrowed_reports, borrowed_words, crossed
 from generator.checks.engine import check_body
 from generator.guides.article_draft import block_heading, originals_lines
 from generator.guides.compose import disclaimer, originals_block
@@ -62,6 +62,14 @@ class ArticleContext:
     contexts: dict[str, CheckContext]  # by record id
     originals: dict[str, tuple[CitationView, ...]]  # by record id
     site_name: str
+
+    def by_company(self) -> dict[str, CheckContext]:
+        """Return a context per company of the article, for its records together."""
+        companies = dict.fromkeys(s.company for s in self.sources)
+        return {
+            name: self.context_for(merged_record([s for s in self.sources if s.company == name]))
+            for name in companies
+        }
 
     def context_for(self, source: Source, originals: Sequence[CitationView] = ()) -> CheckContext:
         """Return a context for a record made from several (same dates and database terms)."""
@@ -312,6 +320,7 @@ def check_article_body(
     case_heading = parts.headings.get("case_study", "Build a small case study")
     steps = steps_of(ours.get("practice", ""))
     # Each block against its own record only.
+    companies = ctx.by_company()
     for source in sources:
         text = parts.blocks.get(source.key)
         if text is None:
@@ -335,6 +344,7 @@ def check_article_body(
             )
         for item in _kept(found, ("originals",), ("citations.",)):
             findings.append(item)
+        findings += borrowed_reports(source.company, source.key, text, companies)
     findings += _our_claims(parts, ctx, angle_heading, case_heading, steps)
     findings += _our_form(parts, ctx, angle_heading, case_heading, steps)
     expected = originals_lines([v for s in sources for v in ctx.originals.get(s.key, ())])
@@ -389,10 +399,7 @@ def _our_claims(
                 if not named:
                     by_company[""][key].append(collective(clause))
     findings: list[Finding] = []
-    by_record = {
-        name: ctx.context_for(merged_record([s for s in sources if s.company == name]))
-        for name in companies
-    }
+    by_record = ctx.by_company()
     for company, sections in by_company.items():
         if not any(sections.values()):
             continue

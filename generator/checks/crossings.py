@@ -9,12 +9,13 @@ describes ("Vireo pre-generates …" when only the image pipeline's write-up pre
 
 from __future__ import annotations
 
-from generator.checks.base import CheckContext, finding, grounding, quote
+from generator.checks.base import CheckContext, finding, grounding, quote, split_sentences
 from generator.checks.claimnames import proper_nouns
 from generator.checks.claims import quantities
 from generator.checks.figures import stated
 from generator.checks.quoting import normalize
 from generator.checks.text import STOP, RecordIndex, record_index, stem, stems, words
+from generator.guides.document import REPORTS
 from generator.guides.findings import Finding
 
 # The findings of a clause about a company whose figure or name may be another source's.
@@ -93,6 +94,33 @@ def borrowed_words(
                 whose.setdefault(other, []).extend(found)
             for other, found in whose.items():
                 out.append(_credit(section, clause, company, other, found, "technique"))
+    return out
+
+
+def borrowed_reports(
+    company: str, key: str, text: str, contexts: dict[str, CheckContext]
+) -> list[Finding]:
+    """Say whose a technique is when a sentence of a company's block uses words that its
+    records lack and that only one other source of the article uses."""
+    indexes = {name: record_index(c.source) for name, c in contexts.items()}
+    if company not in indexes or len(indexes) < 2:
+        return []
+    out = []
+    for sentence in split_sentences(text):
+        if any(name != company and name in sentence for name in indexes):
+            continue  # another company named: the name rules judge it
+        for other, found in _theirs(sentence, company, indexes).items():
+            listed = ", ".join(repr(item) for item in found)
+            out.append(
+                finding(
+                    "grounding.claim",
+                    "error",
+                    REPORTS,
+                    f"in the block of {key}: {quote(sentence)} gives {company} {listed}, which "
+                    f"the write-up of {other} reports, not that of {company}; report in each "
+                    "block only what its own write-up states",
+                )
+            )
     return out
 
 

@@ -106,3 +106,18 @@ def test_a_clause_naming_both_companies_may_use_either_s_words(job):
 
 def test_words_any_write_up_uses_of_its_work_tell_no_technique(job):
     assert crossings(*job, "Quillmark moved its results to object storage after 5 days.") == []
+
+
+def test_a_block_sentence_using_another_source_s_technique_names_whose_it_is(job):
+    project, article = job
+    draft = copy.deepcopy(DRAFT)
+    draft["blocks"][1]["reported"].append(
+        {
+            "text": "Archived logs are pre-rendered into daily summaries.",
+            "quote": "Searches over archived logs can take up to two minutes",
+        }
+    )
+    found = article_findings(project, article, ArticleDraft.model_validate(draft))
+    said = [f for f in found if f.rule == "grounding.claim" and "write-up of Ferrule" in f.message]
+    assert said and said[0].section == "reports"
+    assert "in the block of quillmark-log-archive" in said[0].message
