@@ -32,6 +32,7 @@ COMMON = frozenset(
     + ["work", "works", "change", "changes", "changed", "team", "teams", "users", "latency"]
     + ["time", "times", "cost", "costs", "faster", "slower", "higher", "lower", "better"]
     + ["built", "builds", "added", "adds", "needs", "needed", "large", "small", "every"]
+    + ["only", "real", "real-world", "production", "about"]
 )
 
 
@@ -132,7 +133,7 @@ def _theirs(clause: str, company: str, indexes: dict[str, RecordIndex]) -> dict[
         if token[:1].isupper() or len(token) < MIN_LETTERS:
             continue
         key = stem(token)
-        if key in STOP or key in COMMON or _uses(own, token):
+        if key in STOP or token.casefold() in STOP or key in COMMON or _uses(own, token):
             continue
         if "-" in token:
             parts = [p for p in stems(token)[:-1] if len(p) >= MIN_LETTERS and p not in STOP]
