@@ -7,10 +7,11 @@ import sys
 
 import click
 
-from generator.checks import blocked, check_guides
+from generator.checks import GuideCheck, plan_check
 from generator.cli.common import Context, guide_ids, paint, pass_ctx, tally, warn
 from generator.cli.root import cli
 from generator.core import plural
+from generator.guides.articles import drafted_articles, split_ids
 
 
 @cli.command()
@@ -42,19 +43,24 @@ def check(
         for rule in RULE_DOCS:
             click.echo(f"{rule.id:26} {rule.severity:7} [{', '.join(rule.sections)}] {rule.doc}")
         return
-    from generator.review.articles import check_articles, split_ids
-
     warnings: list[str] = []
     guide_ids_, slugs = split_ids(ids)
-    results = (
-        check_guides(ctx.project, guide_ids_, jobs=jobs, warnings=warnings)
-        if guide_ids_ or not slugs
-        else []
-    )
+    results: list[GuideCheck] = []
+    if guide_ids_ or not slugs:
+        plan = plan_check(ctx.project, guide_ids_, warnings)  # reads no rule when unchanged
+        if plan.results is not None:
+            results = plan.results
+        else:
+            from generator.checks import check_guides
+
+            results = check_guides(ctx.project, guide_ids_, jobs=jobs, warnings=warnings, plan=plan)
     for warning in warnings:
         warn(str(warning))
     kinds = {result.id: "guide" for result in results}
-    if slugs or not ids:
+    articles: list[GuideCheck] = []
+    if slugs or (not ids and drafted_articles(ctx.project)):
+        from generator.review.articles import check_articles
+
         articles = check_articles(ctx.project, slugs or None)
         kinds.update({result.id: "article" for result in articles})
     if judge:
@@ -63,9 +69,8 @@ def check(
         opinions = judge_guides(ctx.project, [r.id for r in results if r.status != "missing"])
         for result in results:
             result.findings.extend(opinions.get(result.id, []))
-    if slugs or not ids:
-        results += articles
-    failed = bool(blocked(results))
+    results += articles
+    failed = any(result.errors for result in results)
     if as_json:
         rows = [{**result.as_json(), "kind": kinds[result.id]} for result in results]
         click.echo(json.dumps({"guides": rows}, indent=2))

@@ -128,6 +128,12 @@ def article_slug(article_id: str) -> str | None:
     return slug if is_valid_id(slug) else None
 
 
+def split_ids(ids: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Split ids into guide ids and article slugs."""
+    slugs = [slug for slug in (article_slug(i) for i in ids) if slug is not None]
+    return [i for i in ids if article_slug(i) is None], slugs
+
+
 def check_slug(slug: str) -> str:
     """Return a slug that follows the record id rule; raise GuideError otherwise."""
     problem = id_problem(slug)
@@ -302,6 +308,11 @@ def suggest(records: list[Source], existing: set[str], cap: int = DEFAULT_MAX) -
 def article_files(project: Project) -> ArticleFiles:
     """Return the article files of a project."""
     return ArticleFiles(project.workspace.guides_dir)
+
+
+def drafted_articles(project: Project) -> list[str]:
+    """Return the slug of every article with a draft or a review state."""
+    return article_files(project).store().ids()
 
 
 def suggest_articles(project: Project) -> list[Suggestion]:

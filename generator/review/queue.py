@@ -8,8 +8,9 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 
 from generator.checks import check_guide
-from generator.checks.runner import check_context, findings_cache, world_key
-from generator.checks.verdicts import digest, signature
+from generator.checks.memo import world_key
+from generator.checks.runner import check_context, findings_cache
+from generator.checks.verdictstore import digest, signature
 from generator.core.errors import GuideError, PrepguideError, ReviewError
 from generator.core.parsed import ParsedIndex
 from generator.guides.document import GuideDoc, parse
@@ -302,7 +303,7 @@ def queue_index(
 
     A row is kept in the verdict cache under the signatures of the guide's working file, its
     review state and pending files, and of every record, the ledger and the settings, with the
-    checks' code version and the date (checks.runner.world_key). memo, kept by a long-lived
+    checks' code version and the date (checks.memo.world_key). memo, kept by a long-lived
     caller between calls, holds the last call's rows by key, so they need no read of the cache;
     its rows are shared: copy one before changing it. world: the world key and whether it is
     racy, when the caller has just made it.

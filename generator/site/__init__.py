@@ -16,8 +16,8 @@ import gc
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.checks.verdicts import FILE_NAME as VERDICTS_FILE
 from generator.checks.verdicts import VerdictCache
+from generator.checks.verdictstore import FILE_NAME as VERDICTS_FILE
 from generator.core import collector
 from generator.core.config import CONFIG_NAME
 from generator.core.errors import PublishError
