@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from functools import cached_property
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from generator.checks.verdictstore import FILE_NAME, VerdictStore, code_version, digest, signature
 from generator.core.config import CONFIG_NAME
@@ -46,28 +47,32 @@ class GuideCheck:
         }
 
 
-class CheckRow(BaseModel):
-    """One guide's check results as a whole run keeps them."""
+class KeptRun(BaseModel):
+    """A whole run's results as kept: each guide's id and status, and any findings it has."""
 
     model_config = ConfigDict(extra="forbid")
 
-    id: str
-    status: str
-    findings: list[Finding]
-
-
-RUN_ROWS = TypeAdapter(list[CheckRow])
+    ids: list[str]
+    statuses: list[str]
+    findings: dict[str, list[Finding]]
 
 
 @dataclass
 class CheckPlan:
     """The keys of a check run, and its results when a run over the same files kept them."""
 
+    world: str
     wanted: list[str]
-    keys: dict[str, str]
+    signatures: dict[str, str]  # each guide's working file's signature
     racy: set[str] = field(default_factory=set)
     run: str | None = None  # the whole run's key (None: some file is too fresh to trust)
     results: list[GuideCheck] | None = None
+
+    @cached_property
+    def keys(self) -> dict[str, str]:
+        """Return each guide's row key (as row_key makes it)."""
+        world = self.world
+        return {g: digest([world, g, sig]) for g, sig in self.signatures.items()}
 
 
 def plan_check(
@@ -86,26 +91,32 @@ def make_plan(project: Project, store: VerdictStore, ids: list[str] | tuple[str,
     wanted = list(ids or project.guides.ids())
     racy_world: list[bool] = []
     world = world_key(project, racy_world, store)
-    keys: dict[str, str] = {}
-    racy: set[str] = set()
+    folder = os.fspath(project.guides.dir)
+    signatures: dict[str, str] = {}
+    racy: set[str] = set(wanted) if racy_world else set()
+    flag: list[bool] = []
     for guide_id in wanted:
-        flag = list(racy_world)
-        keys[guide_id] = row_key(project, world, guide_id, flag)
+        signatures[guide_id] = signature(f"{folder}/{check_id(guide_id)}.md", flag)
         if flag:
             racy.add(guide_id)
-    plan = CheckPlan(wanted, keys, racy)
+            flag.clear()
+    plan = CheckPlan(world, wanted, signatures, racy)
     if racy:
         return plan
-    plan.run = digest(["run", world, *keys.values()])
+    plan.run = digest(["run", world, *(f"{g}\0{sig}" for g, sig in signatures.items())])
     text = store.raw("checks", plan.run)
     if text is None:
         return plan
     try:
-        rows = RUN_ROWS.validate_json(text)
+        kept = KeptRun.model_validate_json(text)
     except ValidationError:
         return plan
-    if [row.id for row in rows] == wanted:
-        plan.results = [GuideCheck(row.id, row.status, row.findings) for row in rows]
+    if kept.ids == wanted and len(kept.statuses) == len(wanted):
+        found = kept.findings
+        plan.results = [
+            GuideCheck(g, status, found.get(g, []))
+            for g, status in zip(wanted, kept.statuses, strict=True)
+        ]
     return plan
 
 
@@ -113,8 +124,12 @@ def keep_run(store: VerdictStore, plan: CheckPlan, results: list[GuideCheck]) ->
     """Keep a whole run's results under its key, unless some file was too fresh to trust."""
     if plan.run is None or any(r.status in ("invalid", "missing") for r in results):
         return
-    rows = [CheckRow(id=r.id, status=r.status, findings=r.findings) for r in results]
-    store.put_raw("checks", plan.run, RUN_ROWS.dump_json(rows).decode())
+    kept = KeptRun(
+        ids=[r.id for r in results],
+        statuses=[r.status for r in results],
+        findings={r.id: r.findings for r in results if r.findings},
+    )
+    store.put_raw("checks", plan.run, kept.model_dump_json())
 
 
 def world_key(
@@ -137,12 +152,12 @@ def record_signatures(project: Project, racy: list[bool] | None = None) -> list[
     """Return the signature of every record file, in order."""
     folder = os.fspath(project.workspace.sources_dir)
     names = source_names(project.workspace.sources_dir)
-    return [signature(os.path.join(folder, name), racy) for name in names]
+    return [signature(f"{folder}/{name}", racy) for name in names]
 
 
 def row_key(project: Project, world: str, guide_id: str, racy: list[bool] | None = None) -> str:
     """Key one guide's check row: the world and its working file's signature."""
-    path = os.path.join(os.fspath(project.guides.dir), f"{check_id(guide_id)}.md")
+    path = f"{os.fspath(project.guides.dir)}/{check_id(guide_id)}.md"
     return digest([world, guide_id, signature(path, racy)])
 
 

@@ -8,7 +8,7 @@ import sys
 import click
 
 from generator.checks import GuideCheck, plan_check
-from generator.cli.common import Context, guide_ids, paint, pass_ctx, tally, warn
+from generator.cli.common import Context, guide_ids, paint, pass_ctx, tally, use_colour, warn
 from generator.cli.root import cli
 from generator.core import plural
 from generator.guides.articles import drafted_articles, split_ids
@@ -76,23 +76,25 @@ def check(
         click.echo(json.dumps({"guides": rows}, indent=2))
     else:
         lines = []  # one write: a line per guide adds up at 30,000 guides
+        shade = paint if use_colour() else lambda text, kind: text
+        errors = warnings_ = 0
         for result in results:
+            e, w = result.errors, result.warnings
+            errors, warnings_ = errors + e, warnings_ + w
             lines.append(
-                f"{paint(result.id, 'id')}: {result.status}, "
-                f"{tally(result.errors, 'error')}, {tally(result.warnings, 'warning', 'warning')}"
+                f"{shade(result.id, 'id')}: {result.status}, "
+                f"{tally(e, 'error')}, {tally(w, 'warning', 'warning')}"
             )
             lines += [
-                f"  {paint(f'{f.severity:7}', f.severity)} {f.rule} [{f.section}]: {f.message}"
+                f"  {shade(f'{f.severity:7}', f.severity)} {f.rule} [{f.section}]: {f.message}"
                 for f in result.findings
             ]
         if lines:
             click.echo("\n".join(lines))
-        errors = sum(r.errors for r in results)
-        warnings = sum(r.warnings for r in results)
         click.echo(
             f"{'checked' if failed else paint('checked', 'success')} "
             f"{plural(len(results), 'guide')}: {tally(errors, 'error')}, "
-            f"{tally(warnings, 'warning', 'warning')}"
+            f"{tally(warnings_, 'warning', 'warning')}"
             + ("; approval and publishing are refused until the errors are fixed" if failed else "")
         )
     if failed:
