@@ -11,7 +11,7 @@ from generator.checks import GuideCheck, plan_check
 from generator.cli.common import Context, guide_ids, paint, pass_ctx, tally, use_colour, warn
 from generator.cli.root import cli
 from generator.core import plural
-from generator.guides.articles import drafted_articles, split_ids
+from generator.guides.store import article_store, split_ids
 
 
 @cli.command()
@@ -58,7 +58,7 @@ def check(
         warn(str(warning))
     kinds = {result.id: "guide" for result in results}
     articles: list[GuideCheck] = []
-    if slugs or (not ids and drafted_articles(ctx.project)):
+    if slugs or (not ids and article_store(ctx.project.guides.dir).ids()):
         from generator.review.articles import check_articles
 
         articles = check_articles(ctx.project, slugs or None)

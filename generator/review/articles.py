@@ -21,13 +21,12 @@ from generator.guides.articles import ArticleJob, article_files, article_jobs
 from generator.guides.document import GuideDoc
 from generator.guides.findings import Finding
 from generator.guides.project import Project
+from generator.guides.store import PREFIX
 from generator.review import spans
 from generator.review.queue import GuideReview, inspect
 from generator.review.recheck import LiveVerdict, error_rules
 from generator.review.state import LiveRecord
 from generator.sources.records import Source
-
-PREFIX = "article:"
 
 
 class ArticleRecord(Source):

@@ -189,3 +189,42 @@ def test_a_check_of_unchanged_files_gives_the_last_results_without_the_rules(
     assert planned(root)["rows"] is None  # one guide changed: the run is made again
     assert results(root) == cold(root)
     assert planned(root)["rows"] == cold(root)
+
+
+QUEUE_PLAN = """
+import json, sys
+from pathlib import Path
+from generator.guides.project import Project
+from generator.review import plan_queue
+plan = plan_queue(Project(Path(sys.argv[1])))
+engine = "generator.checks.engine" in sys.modules
+print(json.dumps({"rows": plan.rows, "engine": engine}))
+"""
+
+
+def planned_queue(root: Path) -> dict:
+    done = subprocess.run(
+        [sys.executable, "-c", QUEUE_PLAN, str(root)], capture_output=True, text=True, check=True
+    )
+    return json.loads(done.stdout)
+
+
+def test_a_listing_of_unchanged_files_gives_the_last_queue_without_the_rules(
+    tmp_path: Path,
+) -> None:
+    from generator.review import queue_index
+
+    root = make_review_workspace(tmp_path / "ws")
+    age(root)
+    assert planned_queue(root)["rows"] is None  # nothing kept yet
+    first = run(root, "review", "list", "--json")
+    kept = planned_queue(root)
+    assert kept["rows"] == queue_index(Project(root))
+    assert not kept["engine"], "a listing of unchanged files loaded the rule engine"
+    assert run(root, "review", "list", "--json").stdout == first.stdout
+    run(root, "review", "approve", SEARCH, "--by", "ed")
+    age(root)
+    assert planned_queue(root)["rows"] is None  # a state changed: the queue is made again
+    listed = json.loads(run(root, "review", "list", "--json").stdout)["guides"]
+    assert {row["id"]: row["status"] for row in listed}[SEARCH] == "approved"
+    assert planned_queue(root)["rows"] == queue_index(Project(root))
