@@ -153,21 +153,27 @@ def test_a_damaged_or_deleted_cache_changes_no_output(tmp_path: Path) -> None:
     assert run(root, "review", "list", "--json").stdout == listed.stdout
 
 
+# Run in a fresh interpreter: which modules a command over unchanged files loads.
 PLAN = """
 import json, sys
 from pathlib import Path
 from generator.checks import plan_check
 from generator.guides.project import Project
-plan = plan_check(Project(Path(sys.argv[1])))
-rows = None if plan.results is None else [r.as_json() for r in plan.results]
-engine = "generator.checks.engine" in sys.modules
-print(json.dumps({"rows": rows, "engine": engine}))
+from generator.review import plan_queue
+project = Project(Path(sys.argv[1]))
+if sys.argv[2] == "check":
+    plan = plan_check(project)
+    rows = None if plan.results is None else [r.as_json() for r in plan.results]
+else:
+    rows = plan_queue(project).rows
+print(json.dumps({"rows": rows, "engine": "generator.checks.engine" in sys.modules}))
 """
 
 
-def planned(root: Path) -> dict:
+def planned(root: Path, what: str = "check") -> dict:
+    """Return what a fresh process takes as kept (a check or the queue), and if it loaded rules."""
     done = subprocess.run(
-        [sys.executable, "-c", PLAN, str(root)], capture_output=True, text=True, check=True
+        [sys.executable, "-c", PLAN, str(root), what], capture_output=True, text=True, check=True
     )
     return json.loads(done.stdout)
 
@@ -191,24 +197,6 @@ def test_a_check_of_unchanged_files_gives_the_last_results_without_the_rules(
     assert planned(root)["rows"] == cold(root)
 
 
-QUEUE_PLAN = """
-import json, sys
-from pathlib import Path
-from generator.guides.project import Project
-from generator.review import plan_queue
-plan = plan_queue(Project(Path(sys.argv[1])))
-engine = "generator.checks.engine" in sys.modules
-print(json.dumps({"rows": plan.rows, "engine": engine}))
-"""
-
-
-def planned_queue(root: Path) -> dict:
-    done = subprocess.run(
-        [sys.executable, "-c", QUEUE_PLAN, str(root)], capture_output=True, text=True, check=True
-    )
-    return json.loads(done.stdout)
-
-
 def test_a_listing_of_unchanged_files_gives_the_last_queue_without_the_rules(
     tmp_path: Path,
 ) -> None:
@@ -216,15 +204,15 @@ def test_a_listing_of_unchanged_files_gives_the_last_queue_without_the_rules(
 
     root = make_review_workspace(tmp_path / "ws")
     age(root)
-    assert planned_queue(root)["rows"] is None  # nothing kept yet
+    assert planned(root, "queue")["rows"] is None  # nothing kept yet
     first = run(root, "review", "list", "--json")
-    kept = planned_queue(root)
+    kept = planned(root, "queue")
     assert kept["rows"] == queue_index(Project(root))
     assert not kept["engine"], "a listing of unchanged files loaded the rule engine"
     assert run(root, "review", "list", "--json").stdout == first.stdout
     run(root, "review", "approve", SEARCH, "--by", "ed")
     age(root)
-    assert planned_queue(root)["rows"] is None  # a state changed: the queue is made again
+    assert planned(root, "queue")["rows"] is None  # a state changed: the queue is made again
     listed = json.loads(run(root, "review", "list", "--json").stdout)["guides"]
     assert {row["id"]: row["status"] for row in listed}[SEARCH] == "approved"
-    assert planned_queue(root)["rows"] == queue_index(Project(root))
+    assert planned(root, "queue")["rows"] == queue_index(Project(root))
