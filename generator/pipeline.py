@@ -6,7 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.checks.runner import GuideCheck, blocked, check_guides
+from generator.checks.memo import GuideCheck
+from generator.checks.runner import blocked, check_guides
 from generator.drafting.article_run import ArticleGeneration, generate_articles
 from generator.drafting.plan import Planned
 from generator.drafting.run import GenerateReport, Generation, generate

@@ -13,9 +13,10 @@ from generator.core.errors import PrepguideError
 from generator.drafting.article_build import build_article, input_hash
 from generator.drafting.build import build_guide
 from generator.drafting.protocol import DraftResult
-from generator.guides.articles import PREFIX, ArticleJob, article_files, article_jobs
+from generator.guides.articles import ArticleJob, article_files, article_jobs
 from generator.guides.document import GuideDoc
 from generator.guides.project import Project
+from generator.guides.store import PREFIX
 from generator.sources.records import Source
 
 

@@ -2,45 +2,18 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 
 from generator.checks.engine import CheckContext, check_run, has_errors
-from generator.checks.verdicts import FILE_NAME, VerdictCache, code_version, digest, signature
-from generator.core.config import CONFIG_NAME
+from generator.checks.memo import CheckPlan, GuideCheck, keep_run, make_plan, records_key
+from generator.checks.verdicts import VerdictCache
+from generator.checks.verdictstore import FILE_NAME
 from generator.core.errors import PrepguideError
 from generator.core.workers import WorkerMap, worker_count
-from generator.guides.findings import Finding, count
+from generator.guides.findings import Finding
 from generator.guides.project import Project
-from generator.guides.store import check_id
-from generator.sources.records import Source, source_names
-from generator.verify.ledger import ledger_path
-
-
-@dataclass(frozen=True)
-class GuideCheck:
-    """The findings of one guide, or of why it could not be checked."""
-
-    id: str
-    status: str
-    findings: list[Finding]
-
-    @property
-    def errors(self) -> int:
-        return count(self.findings, "error")
-
-    @property
-    def warnings(self) -> int:
-        return count(self.findings, "warning")
-
-    def as_json(self) -> dict:
-        return {
-            "id": self.id,
-            "status": self.status,
-            "findings": [finding.model_dump() for finding in self.findings],
-        }
+from generator.sources.records import Source
 
 
 def check_context(project: Project, source: Source) -> CheckContext:
@@ -78,43 +51,6 @@ def cached_findings(project: Project, cache: VerdictCache, doc, source: Source) 
     return cache.check(doc, check_context(project, source))
 
 
-def world_key(
-    project: Project, racy: list[bool] | None = None, cache: VerdictCache | None = None
-) -> str:
-    """Key everything a guide's findings read besides its own file, by file signatures.
-
-    The record files (each record, and the database-wide vocabulary made of them all), the
-    ledger, the settings, the checks' code version and the date.
-    """
-    sources = project.workspace.sources_dir
-    parts = [code_version(cache), project.today.isoformat(), project.settings.model_dump_json()]
-    parts += [signature(project.workspace.root / CONFIG_NAME, racy)]
-    parts += [signature(ledger_path(sources), racy)]
-    parts += record_signatures(project, racy)
-    return digest(parts)
-
-
-def record_signatures(project: Project, racy: list[bool] | None = None) -> list[str]:
-    """Return the signature of every record file, in order."""
-    folder = os.fspath(project.workspace.sources_dir)
-    names = source_names(project.workspace.sources_dir)
-    return [signature(os.path.join(folder, name), racy) for name in names]
-
-
-def row_key(project: Project, world: str, guide_id: str, racy: list[bool] | None = None) -> str:
-    """Key one guide's check row: the world and its working file's signature."""
-    path = os.path.join(os.fspath(project.guides.dir), f"{check_id(guide_id)}.md")
-    return digest([world, guide_id, signature(path, racy)])
-
-
-def records_key(project: Project, cache: VerdictCache, racy: list[bool]) -> str:
-    """Key what every record file holds, by their signatures, the code version and the date."""
-    sources = project.workspace.sources_dir
-    parts = ["records", code_version(cache), project.today.isoformat(), str(sources)]
-    parts += record_signatures(project, racy)
-    return digest(parts)
-
-
 def prime_records(project: Project, cache: VerdictCache) -> bool:
     """Take the database-wide terms and the file of each record from the cache, if unchanged.
 
@@ -147,22 +83,20 @@ def check_guides(
     ids: list[str] | tuple[str, ...] = (),
     jobs: int | None = 1,
     warnings: list[str] | None = None,
+    plan: CheckPlan | None = None,
 ) -> list[GuideCheck]:
     """Check the named guides, or every guide; unreadable guides become error findings.
 
     jobs is the number of processes (None: one per CPU when there are many guides). A guide
-    whose files did not change since the last check is not read at all (see checks.verdicts).
+    whose files did not change since the last check is not read at all (see checks.memo);
+    plan: the run's keys, when the caller has just made them (checks.memo.plan_check).
     """
-    wanted = list(ids or project.guides.ids())
     with findings_cache(project, warnings) as cache:
-        racy_world: list[bool] = []
-        world = world_key(project, racy_world, cache)
-        keys, racy = {}, set()
-        for guide_id in wanted:
-            flag = list(racy_world)
-            keys[guide_id] = row_key(project, world, guide_id, flag)
-            if flag:
-                racy.add(guide_id)
+        if plan is None:
+            plan = make_plan(project, cache, ids)
+        if plan.results is not None:
+            return plan.results
+        wanted, keys, racy = plan.wanted, plan.keys, plan.racy
         known = cache.get_many("checks", list(keys.values()))
         results: dict[str, GuideCheck] = {}
         for guide_id, key in keys.items():
@@ -188,9 +122,12 @@ def check_guides(
                 findings = [f.model_dump() for f in result.findings]
                 rows.append((keys[result.id], {"status": result.status, "findings": findings}))
         cache.put_many("checks", rows)
+        ordered = [results[guide_id] for guide_id in wanted]
         if not ids:
-            cache.keep_only("checks", set(keys.values()))
-    return [results[guide_id] for guide_id in wanted]
+            kept = set(keys.values()) | ({plan.run} if plan.run else set())
+            cache.keep_only("checks", kept)
+        keep_run(cache, plan, ordered)
+    return ordered
 
 
 def _check_one(project: Project, cache: VerdictCache, guide_id: str) -> GuideCheck:

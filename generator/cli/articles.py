@@ -103,7 +103,8 @@ def articles_list(ctx: Context, as_json: bool) -> None:
 
 def article_work(project, ids: tuple[str, ...]) -> tuple[tuple[str, ...], list[str] | None, bool]:
     """Split `generate` ids into guide ids, article slugs ([]: all, None: none), articles only."""
-    from generator.guides.articles import article_files, article_slug
+    from generator.guides.articles import article_files
+    from generator.guides.store import article_slug
 
     slugs = [slug for slug in (article_slug(i) for i in ids) if slug is not None]
     guides = tuple(i for i in ids if article_slug(i) is None)

@@ -10,21 +10,11 @@ from functools import partial
 import click
 
 from generator import review as review_mod
-from generator.checks import (
-    cached_findings,
-    cached_opinions,
-    check_context,
-    claim_evidence,
-    doc_evidence,
-    findings_cache,
-    marked,
-)
-from generator.checks.runner import prime_records
 from generator.cli.common import Context, error, fail, guide_ids, paint, pass_ctx, warn
 from generator.cli.root import cli
 from generator.core import ConfigError, PrepguideError, StorageError, plural
 from generator.core.names import escape_controls
-from generator.review import spans
+from generator.guides.store import article_store
 
 BY_HELP = "The reviewer (default: PREPGUIDE_REVIEWER, then [review] reviewer in prepguide.toml)."
 
@@ -64,12 +54,20 @@ def _flag_text(row) -> str:
 @pass_ctx
 def review_list(ctx: Context, status: str | None, as_json: bool, kind: str | None) -> None:
     """List guides and articles with status, flags and finding counts."""
-    from generator.review.articles import article_queue
-    from generator.review.queue import index_row
-
     warnings: list[str] = []
-    rows = review_mod.queue_index(ctx.project, status, warnings) if kind != "article" else []
-    if kind != "guide":  # an article's row is the same, its id article:SLUG
+    rows: list[dict] = []
+    if kind != "article":
+        plan = review_mod.plan_queue(ctx.project, warnings)  # reads no rule when unchanged
+        rows = (
+            plan.rows
+            if plan.rows is not None
+            else review_mod.queue_index(ctx.project, None, warnings, plan=plan)
+        )
+        rows = [row for row in rows if status is None or row["status"] == status]
+    if kind != "guide" and article_store(ctx.project.guides.dir).ids():  # ids article:SLUG
+        from generator.review.articles import article_queue
+        from generator.review.queue import index_row
+
         rows += [index_row(item) for item in article_queue(ctx.project, status)]
     for warning in warnings:
         warn(str(warning))
@@ -79,16 +77,17 @@ def review_list(ctx: Context, status: str | None, as_json: bool, kind: str | Non
         click.echo(json.dumps({"guides": shown}, indent=2))
         return
     width = max([40, *(len(row["id"]) for row in rows)])
-    click.echo(f"{'ID':{width}} {'STATUS':10} {'ERR':>3} {'WARN':>4}  FLAGS")
-    for row in rows:
+    lines = [f"{'ID':{width}} {'STATUS':10} {'ERR':>3} {'WARN':>4}  FLAGS"]
+    for row in rows:  # one write: a line per guide adds up at 30,000 guides
         live = ""
         if row["live_hash"] and row["status"] not in ("approved", "published"):
             live = f"  [live: {'published' if row['live_published'] else 'approved'} version]"
         flags = ", ".join(row["labels"]) or "-"
-        click.echo(
+        lines.append(
             f"{row['id']:{width}} {row['status']:10} {row['errors']:>3} {row['warnings']:>4}  "
             f"{flags}{live}" + (f"  ({row['problem']})" if row["problem"] else "")
         )
+    click.echo("\n".join(lines))
 
 
 @review.command("show")
@@ -99,6 +98,18 @@ def review_show(ctx: Context, guide_id: str) -> None:
     if guide_id.startswith("article:"):
         _show_article(ctx, guide_id)
         return
+    from generator.checks import (  # the rules: loaded only by the commands that run them
+        cached_findings,
+        cached_opinions,
+        check_context,
+        claim_evidence,
+        doc_evidence,
+        findings_cache,
+        marked,
+    )
+    from generator.checks.runner import prime_records
+    from generator.review import spans
+
     with findings_cache(ctx.project) as cache:
         prime_records(ctx.project, cache)  # reads this guide's record, not every record
         findings_of = partial(cached_findings, ctx.project, cache)
@@ -263,6 +274,8 @@ def review_approve(ctx: Context, guide_ids, by: str | None, note: str | None, cl
         click.echo(f"{guide_id}: settled a review action an interrupted run left", err=True)
     for problem in problems:
         warn(str(problem))
+    from generator.checks import cached_findings, findings_cache
+
     wanted = list(guide_ids) or project.guides.ids()
     warnings: list[str] = []
     with findings_cache(project, warnings) as cache:

@@ -53,7 +53,7 @@ def _load_prctl() -> Callable[..., int] | None:
 _PRCTL = _load_prctl()  # looked up once, before any fork
 
 
-def _die_with_parent(parent: int) -> None:
+def die_with_parent(parent: int) -> None:
     """Have the kernel kill this worker when the process that forked it dies (Linux)."""
     if _PRCTL is None:  # pragma: no cover - not Linux
         return
@@ -110,7 +110,7 @@ class WorkerMap:
             self._pool = ProcessPoolExecutor(
                 self.processes - 1 if self.share else self.processes,
                 mp_context=multiprocessing.get_context("fork"),
-                initializer=_die_with_parent,
+                initializer=die_with_parent,
                 initargs=(os.getpid(),),
             )
             if self.share:

@@ -12,10 +12,11 @@ from generator.drafting.article_build import build_article, input_hash
 from generator.drafting.backends import make_article_drafter, resolve_backend
 from generator.drafting.protocol import Drafter, Revision, prompt_hash_for
 from generator.drafting.run import GenerateReport
-from generator.guides.articles import ArticleJob, article_files, article_jobs, article_slug
+from generator.guides.articles import ArticleJob, article_files, article_jobs
 from generator.guides.compose import disclaimer
 from generator.guides.document import GuideDoc
 from generator.guides.project import Project
+from generator.guides.store import article_slug
 
 
 @dataclass(frozen=True)

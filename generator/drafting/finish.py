@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from generator.core import collector
 from generator.core.errors import PrepguideError, WorkerError
-from generator.core.workers import _die_with_parent, available_cpus
+from generator.core.workers import available_cpus, die_with_parent
 from generator.drafting.build import build_guide
 from generator.drafting.plan import PlannedGuide, plan_generation
 from generator.drafting.protocol import DrafterId
@@ -89,7 +89,7 @@ def _worker_finish(drafter: DrafterId, items: list[tuple[str, DraftResult]]) -> 
 def _worker_init(parent: int) -> None:
     # Ctrl-C stops the run in the parent, which still hands over the drafts it holds.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _die_with_parent(parent)
+    die_with_parent(parent)
 
 
 def _broken(exc: BaseException) -> WorkerError:

@@ -18,7 +18,13 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from generator.core.errors import GuideError
 from generator.core.fsio import atomic_write_text
 from generator.core.names import id_problem, is_valid_id, normalize_tag
-from generator.guides.store import GuideStore, visible_names
+from generator.guides.store import (
+    ARTICLES_DIR,
+    PREFIX,
+    GuideStore,
+    article_store,
+    visible_names,
+)
 from generator.sources.records import Source
 from generator.sources.topics import compute_topics
 from generator.sources.yamlread import load_yaml
@@ -26,8 +32,6 @@ from generator.sources.yamlread import load_yaml
 if TYPE_CHECKING:
     from generator.guides.project import Project
 
-ARTICLES_DIR = "articles"
-PREFIX = "article:"
 MIN_SOURCES = 2
 MAX_SOURCES = 6
 DEFAULT_MAX = 4
@@ -120,14 +124,6 @@ class Article:
         return f"{PREFIX}{self.slug}"
 
 
-def article_slug(article_id: str) -> str | None:
-    """Return the slug of an `article:SLUG` id, or None for any other id."""
-    if not article_id.startswith(PREFIX):
-        return None
-    slug = article_id[len(PREFIX) :]
-    return slug if is_valid_id(slug) else None
-
-
 def check_slug(slug: str) -> str:
     """Return a slug that follows the record id rule; raise GuideError otherwise."""
     problem = id_problem(slug)
@@ -211,7 +207,7 @@ class ArticleFiles:
 
     def store(self) -> GuideStore:
         """Return the store of the articles' drafts, review state and history."""
-        return GuideStore(self.dir, self.dir.parent.parent)
+        return article_store(self.dir.parent)
 
 
 def _scale_first(source: Source) -> tuple:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import fcntl
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -403,3 +403,27 @@ class GuideStore:
             return []
         kept.append(self._next_revision(guide_id, kept, digest))
         return [(kept[-1].path, text.encode("utf-8"))]
+
+
+# Career articles live beside the guides: guides/articles/, their ids article:SLUG.
+ARTICLES_DIR = "articles"
+PREFIX = "article:"
+
+
+def article_slug(article_id: str) -> str | None:
+    """Return the slug of an `article:SLUG` id, or None for any other id."""
+    if not article_id.startswith(PREFIX):
+        return None
+    slug = article_id[len(PREFIX) :]
+    return slug if is_valid_id(slug) else None
+
+
+def split_ids(ids: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Split ids into guide ids and article slugs."""
+    slugs = [slug for slug in (article_slug(i) for i in ids) if slug is not None]
+    return [i for i in ids if article_slug(i) is None], slugs
+
+
+def article_store(guides_dir: Path) -> GuideStore:
+    """Return the store of the articles' drafts, review state and history."""
+    return GuideStore(guides_dir / ARTICLES_DIR, guides_dir.parent)

@@ -14,20 +14,19 @@ from collections.abc import Sequence
 from pydantic import PrivateAttr
 
 from generator.checks.articles import merged_record, split_article
-from generator.checks.runner import GuideCheck
+from generator.checks.memo import GuideCheck
 from generator.core.errors import PrepguideError
 from generator.drafting.article_build import check_article_doc, input_hash
-from generator.guides.articles import ArticleJob, article_files, article_jobs, article_slug
+from generator.guides.articles import ArticleJob, article_files, article_jobs
 from generator.guides.document import GuideDoc
 from generator.guides.findings import Finding
 from generator.guides.project import Project
+from generator.guides.store import PREFIX
 from generator.review import spans
 from generator.review.queue import GuideReview, inspect
 from generator.review.recheck import LiveVerdict, error_rules
 from generator.review.state import LiveRecord
 from generator.sources.records import Source
-
-PREFIX = "article:"
 
 
 class ArticleRecord(Source):
@@ -86,12 +85,6 @@ class ArticleView(Project):
 def article_view(project: Project) -> ArticleView:
     """Return the view review commands use for `article:SLUG` ids."""
     return ArticleView(project)
-
-
-def split_ids(ids: Sequence[str]) -> tuple[list[str], list[str]]:
-    """Split ids into guide ids and article slugs."""
-    slugs = [slug for slug in (article_slug(i) for i in ids) if slug is not None]
-    return [i for i in ids if article_slug(i) is None], slugs
 
 
 def review_article(view: ArticleView, slug: str) -> GuideReview:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.checks import findings_cache
-from generator.checks.runner import world_key
+from generator.checks.memo import world_key
 from generator.core.config import Settings
 from generator.guides.document import FRONT_MATTER
 from generator.guides.project import Project

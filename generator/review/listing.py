@@ -6,7 +6,7 @@ import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from generator.review.queue import STATUSES
+from generator.review.index import STATUSES
 
 
 def neighbours(ids: Sequence[str], guide_id: str) -> tuple[str | None, str | None]:

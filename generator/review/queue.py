@@ -2,27 +2,26 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 
 from generator.checks import check_guide
-from generator.checks.runner import check_context, findings_cache, world_key
-from generator.checks.verdicts import digest, signature
+from generator.checks.runner import check_context, findings_cache
 from generator.core.errors import GuideError, PrepguideError, ReviewError
 from generator.core.parsed import ParsedIndex
 from generator.guides.document import GuideDoc, parse
 from generator.guides.findings import Finding, count
 from generator.guides.project import Project
-from generator.guides.store import GROUP_FILE, PENDING_SUFFIX
 from generator.review import audit
+from generator.review.index import (
+    QueuePlan,
+    keep_queue,
+    make_plan,
+)
 from generator.review.recheck import error_rules, judge_live
 from generator.review.state import LiveRecord, ReviewState, read_state
 from generator.sources.records import Source
-
-STATUSES: tuple[str, ...] = ("draft", "approved", "published", "rejected", "withdrawn")
-WITHDRAW_REASONS = ("published in error", "superseded", "withdrawn by request")
 
 
 @dataclass(frozen=True)
@@ -263,7 +262,7 @@ def _live_failures(
     return judge_live(project, live.doc, source, state.live).rules
 
 
-def queue(project: Project, status: str | None = None) -> list[GuideReview]:
+def review_queue(project: Project, status: str | None = None) -> list[GuideReview]:
     """Return every guide for review, optionally only those in one status."""
     with findings_cache(project) as cache:
 
@@ -272,10 +271,6 @@ def queue(project: Project, status: str | None = None) -> list[GuideReview]:
 
         rows = [inspect(project, guide_id, findings_of) for guide_id in project.guides.ids()]
     return [row for row in rows if status is None or row.status == status]
-
-
-# What the index keeps of a guide beyond GuideReview.as_json().
-INDEX_EXTRA = ("labels", "title", "company", "topics", "rules")
 
 
 def index_row(row: GuideReview) -> dict:
@@ -297,22 +292,25 @@ def queue_index(
     warnings: list[str] | None = None,
     memo: dict[str, dict] | None = None,
     world: tuple[str, bool] | None = None,
+    plan: QueuePlan | None = None,
 ) -> list[dict]:
     """Return every guide's queue row (index_row), reading only guides whose files changed.
 
     A row is kept in the verdict cache under the signatures of the guide's working file, its
     review state and pending files, and of every record, the ledger and the settings, with the
-    checks' code version and the date (checks.runner.world_key). memo, kept by a long-lived
+    checks' code version and the date (checks.memo.world_key). memo, kept by a long-lived
     caller between calls, holds the last call's rows by key, so they need no read of the cache;
     its rows are shared: copy one before changing it. world: the world key and whether it is
-    racy, when the caller has just made it.
+    racy, when the caller has just made it. plan: the queue's keys (review.index.plan_queue),
+    when the caller has just made them; the whole queue is kept under its key.
     """
     memo = {} if memo is None else memo
     with findings_cache(project, warnings) as cache:
-        if world is None:
-            racy_world: list[bool] = []
-            world = (world_key(project, racy_world, cache), bool(racy_world))
-        keys, racy = _row_keys(project, world[0], [True] if world[1] else [])
+        if plan is None:
+            plan = make_plan(project, cache, world)
+        keys, racy = plan.keys, plan.racy
+        if plan.rows is not None and not memo:
+            return [row for row in plan.rows if status is None or row["status"] == status]
         known: dict[str, object] = {k: v for k in keys.values() if (v := memo.get(k)) is not None}
         if len(known) < len(keys):
             known.update(cache.get_many("queue", [k for k in keys.values() if k not in known]))
@@ -332,7 +330,9 @@ def queue_index(
             rows.append(row)
         if fresh or len(memo) != len(keys):
             cache.put_many("queue", fresh)
-            cache.keep_only("queue", set(keys.values()))
+            whole = plan.key
+            cache.keep_only("queue", set(keys.values()) | ({whole} if whole else set()))
+            keep_queue(cache, plan, rows)
         memo.clear()
         memo.update(
             (key, row)
@@ -340,40 +340,6 @@ def queue_index(
             if guide_id not in racy and row["status"] != "unreadable"
         )
     return [row for row in rows if status is None or row["status"] == status]
-
-
-def _row_keys(
-    project: Project, world: str, racy_world: list[bool]
-) -> tuple[dict[str, str], set[str]]:
-    """Key each guide's row by its working file, review state and pending file; name racy ones.
-
-    One listing of guides/.review tells which state files exist: only those are looked at.
-    """
-    guides = project.guides
-    ids = guides.ids()
-    if not ids:
-        return {}, set()
-    folder = os.fspath(guides.dir)
-    states = os.fspath(guides.review_path(ids[0]).parent)
-    try:
-        present = set(os.listdir(states))
-    except OSError:
-        present = set()
-    keys: dict[str, str] = {}
-    racy: set[str] = set()
-    if GROUP_FILE in present:  # a group under way or killed: its states come from its file
-        group = [signature(os.path.join(states, GROUP_FILE), list(racy_world))]
-        world = digest([world, *group, signature(os.fspath(guides.audit_path), [])])
-    for guide_id in ids:
-        flag = list(racy_world)
-        parts = [world, guide_id, signature(os.path.join(folder, f"{guide_id}.md"), flag)]
-        for name in (f"{guide_id}.json", f"{guide_id}{PENDING_SUFFIX}"):
-            path = os.path.join(states, name)
-            parts.append(signature(path, flag) if name in present else f"{path}:absent")
-        keys[guide_id] = digest(parts)
-        if flag:
-            racy.add(guide_id)
-    return keys, racy
 
 
 def read_revision(path, guide_id: str, index: ParsedIndex | None = None) -> GuideDoc:

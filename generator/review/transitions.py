@@ -16,12 +16,8 @@ from generator.guides.findings import Finding, count
 from generator.guides.project import Project
 from generator.review import audit
 from generator.review.group import Change, commit_group
-from generator.review.queue import (
-    WITHDRAW_REASONS,
-    current_state,
-    read_current,
-    read_revision,
-)
+from generator.review.index import WITHDRAW_REASONS
+from generator.review.queue import current_state, read_current, read_revision
 from generator.review.state import (
     LiveRecord,
     ReviewState,

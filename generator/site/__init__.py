@@ -16,8 +16,8 @@ import gc
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.checks.verdicts import FILE_NAME as VERDICTS_FILE
 from generator.checks.verdicts import VerdictCache
+from generator.checks.verdictstore import FILE_NAME as VERDICTS_FILE
 from generator.core import collector
 from generator.core.config import CONFIG_NAME
 from generator.core.errors import PublishError
@@ -89,11 +89,6 @@ def _publish(
     problem = model.base_url_problem(project.settings.site)
     if problem:
         report.warnings.append(problem)
-    for record in model.example_records(project):
-        report.warnings.append(
-            f"{record.path or record.key} is an example record (example: true): it is never "
-            "published; replace it with a write-up of your own, or delete it"
-        )
     state_dir = project.workspace.state_dir
     _refuse(out_dir, out_dir_problem(project, out_dir, None))  # before anything is written
     if preview and _our_site(out_dir):
@@ -134,6 +129,8 @@ def _publish(
             previous = None
         gc.freeze()  # the kept state is long-lived: spare the collector walking it
         records = state.load_sources_cached(project, signatures, previous, processes)
+        examples = _example_warnings(project)
+        report.warnings += examples
         store = VerdictCache(project.workspace.state_dir / VERDICTS_FILE, report.warnings)
         common, pick_keys = state.pick_keys(project, signatures, base, preview, previous)
         known = previous.picks if previous is not None else None
@@ -231,7 +228,7 @@ def _publish(
                     preview=preview,
                     processes=processes if stale > MIN_PAGES_FOR_WORKERS else 1,
                 )
-                report.search = search.place_bundle(writer, manifest.pages)
+                report.search = search.place_bundle(writer, manifest.pages, processes)
                 if not preview:
                     marked = _record(project, chosen.guides)
                 writer.finish()
@@ -276,6 +273,7 @@ def _publish(
             drafts=report.drafts,
             missing=report.missing,
             flagged=report.flagged,
+            examples=examples,
             **trees,
         )
         write.write_manifest(manifest_path, done)
@@ -382,7 +380,17 @@ def _only_drafts_changed(
     )
 
 
+def _example_warnings(project: Project) -> list[str]:
+    """Say which records are examples (example: true), which a published site leaves out."""
+    return [
+        f"{record.path or record.key} is an example record (example: true): it is never "
+        "published; replace it with a write-up of your own, or delete it"
+        for record in model.example_records(project)
+    ]
+
+
 def _reused(report: PublishReport, manifest: write.Manifest) -> PublishReport:
+    report.warnings += manifest.examples
     report.pages = sorted(manifest.pages)
     report.left_out = manifest.left_out
     report.problems = manifest.problems

@@ -12,7 +12,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from generator.checks.verdicts import FILE_NAME as VERDICTS_FILE
+from generator.checks.verdictstore import FILE_NAME as VERDICTS_FILE
 from generator.core.codeversion import code_version
 from generator.core.parsed import FILE_NAME as PARSED_FILE
 from generator.guides.project import Project

@@ -40,6 +40,8 @@ class Manifest(BaseModel):
     drafts: list[str] = []
     missing: list[str] = []
     flagged: dict[str, str] = {}
+    # The warnings about example records (example: true), said again while they are the same.
+    examples: list[str] = []
     # What the build was made from: settings, code and date (base), and each input file.
     base: str = ""
     signatures: dict[str, str] = {}

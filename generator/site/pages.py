@@ -68,9 +68,11 @@ class PageTemplates:
 
     A template's version hashes its text, the texts of every template it extends, includes
     or imports, and the words, so a page is made again exactly when what renders it changed.
-    Templates render in Jinja2's immutable sandbox: a root's templates are markup with
-    placeholders, not code. origins names the root's file of each template it replaced; logo
-    is the site's logo as every page shows it (its path and, when known, its size).
+    When a root replaces any template, all render in Jinja2's immutable sandbox: a root's
+    templates are markup with placeholders, not code (the shipped ones are this package's
+    own code, and render without the sandbox's cost). origins names the root's file of each
+    template it replaced; logo is the site's logo as every page shows it (its path and, when
+    known, its size).
     """
 
     def __init__(
@@ -83,7 +85,8 @@ class PageTemplates:
         self.texts = dict(texts)
         self.words = words
         self.origins = dict(origins or {})
-        env = ImmutableSandboxedEnvironment(
+        kind = ImmutableSandboxedEnvironment if self.origins else Environment
+        env = kind(
             loader=DictLoader(self.texts),
             autoescape=select_autoescape(["html", "xml"]),
             undefined=StrictUndefined,

@@ -10,19 +10,17 @@ a process of its own.
 
 from __future__ import annotations
 
-import ctypes
 import hashlib
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from importlib import metadata, resources
 from pathlib import Path
 
@@ -30,6 +28,7 @@ from pagefind.service import get_executable
 
 from generator.core.errors import PublishError
 from generator.core.urls import url_path
+from generator.core.workers import die_with_parent
 from generator.site.model import SiteModel
 
 SEARCH_PAGE = "search/index.html"
@@ -162,16 +161,19 @@ def search_style() -> str:
     return resources.files("generator").joinpath("templates/search.css").read_text("utf-8")
 
 
-def build_bundle(
-    tree: Path, pages: list[str], out_dir: Path, folder: str = BUNDLE
+def build_bundles(
+    tree: Path, wanted: dict[str, list[str]], out_dir: Path, processes: int = 1
 ) -> dict[str, bytes]:
-    """Index these pages of a site tree with Pagefind; return the bundle's files by path.
+    """Index each folder's pages of a site tree with Pagefind; return the bundles' files by path.
 
-    The pages are linked into a folder of their own first, so that nothing else in the tree
-    (a kept tree may still hold pages this build removes) is indexed. That folder sits
-    beside out_dir, named as a build's new tree is, so that a killed build's is removed.
+    wanted maps a bundle's folder to the pages it indexes; up to processes Pagefind runs go at
+    once (each indexes on about one core). Each folder's pages are linked into a folder of
+    their own first, so that nothing else in the tree (a kept tree may still hold pages this
+    build removes) is indexed; those folders sit beside out_dir, named as a build's new tree
+    is, so that a killed build's are removed.
     """
-    if not pages:  # nothing to find: no bundle, and the search page says it cannot search
+    wanted = {folder: pages for folder, pages in wanted.items() if pages}
+    if not wanted:  # nothing to find: no bundle, and the search page says it cannot search
         return {}
     binary = get_executable()
     if binary is None:
@@ -180,74 +182,105 @@ def build_bundle(
             rule="search",
         )
     prefix = f".{out_dir.name}.{os.getpid()}."
-    work = Path(tempfile.mkdtemp(prefix=prefix, suffix=".tmp", dir=out_dir.parent))
+    works: dict[str, Path] = {}
+    running: dict[str, subprocess.Popen] = {}
+    deadline = time.monotonic() + TIMEOUT
     try:
-        site, out = work / "site", work / "bundle"
-        for relative in pages:
-            target = site / relative
-            target.parent.mkdir(parents=True, exist_ok=True)
-            os.link(tree / relative, target)
-        command = [
-            os.fspath(binary),
-            "--site",
-            os.fspath(site),
-            "--output-path",
-            os.fspath(out),
-            "--root-selector",
-            "main",
-            "--keep-index-url",
-            "--silent",
-        ]
-        for selector in IGNORED:
-            command += ["--exclude-selectors", selector]
-        try:
-            done = subprocess.run(
-                command,
-                capture_output=True,
-                text=True,
-                timeout=TIMEOUT,
-                preexec_fn=_die_with_parent(os.getpid()) if sys.platform == "linux" else None,
-            )
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            raise PublishError(f"Pagefind did not run: {exc}", rule="search") from exc
-        if done.returncode != 0:
-            said = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no message"]
-            raise PublishError(
-                f"Pagefind failed (exit {done.returncode}): {said[0]}", rule="search"
-            )
-        files = {}
-        for path in sorted(p for p in out.rglob("*") if p.is_file()):
-            relative = path.relative_to(out).as_posix()
-            if not UNUSED.match(relative):
-                files[folder + relative] = path.read_bytes()
+        waiting = sorted(wanted)
+        while waiting or running:
+            while waiting and len(running) < max(1, processes):
+                folder = waiting.pop(0)
+                work = Path(tempfile.mkdtemp(prefix=prefix, suffix=".tmp", dir=out_dir.parent))
+                works[folder] = work
+                running[folder] = _start(binary, tree, wanted[folder], work)
+            folder = _wait_any(running, deadline)
+            _finished(running.pop(folder), works[folder])
+        files: dict[str, bytes] = {}
+        for folder in sorted(works):
+            out = works[folder] / "bundle"
+            for path in sorted(p for p in out.rglob("*") if p.is_file()):
+                relative = path.relative_to(out).as_posix()
+                if not UNUSED.match(relative):
+                    files[folder + relative] = path.read_bytes()
         return files
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        for process in running.values():
+            process.kill()
+            process.wait()
+        for work in works.values():
+            shutil.rmtree(work, ignore_errors=True)
 
 
-PR_SET_PDEATHSIG = 1
+def _start(binary: Path, tree: Path, pages: list[str], work: Path) -> subprocess.Popen:
+    """Link the pages into work/site and start Pagefind on them, its messages to a file."""
+    site, out = work / "site", work / "bundle"
+    for relative in pages:
+        target = site / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.link(tree / relative, target)
+    command = [
+        os.fspath(binary),
+        "--site",
+        os.fspath(site),
+        "--output-path",
+        os.fspath(out),
+        "--root-selector",
+        "main",
+        "--keep-index-url",
+        "--silent",
+    ]
+    for selector in IGNORED:
+        command += ["--exclude-selectors", selector]
+    linux = sys.platform == "linux"
+    try:
+        with open(work / "messages.txt", "wb") as messages:
+            return subprocess.Popen(
+                command,
+                stdin=subprocess.DEVNULL,
+                stdout=messages,
+                stderr=subprocess.STDOUT,
+                preexec_fn=partial(die_with_parent, os.getpid()) if linux else None,
+            )
+    except OSError as exc:
+        raise PublishError(f"Pagefind did not run: {exc}", rule="search") from exc
 
 
-def _die_with_parent(parent: int):
-    """Return a child's set-up that has the kernel kill it when the build is killed."""
+def _wait_any(running: dict[str, subprocess.Popen], deadline: float) -> str:
+    """Return the folder of a Pagefind run that has ended, waiting for one up to deadline."""
+    pause = 0.002
+    while True:
+        for folder, process in running.items():
+            if process.poll() is not None:
+                return folder
+        if time.monotonic() > deadline:
+            raise PublishError(f"Pagefind did not finish in {TIMEOUT:.0f}s", rule="search")
+        time.sleep(pause)
+        pause = min(pause * 2, 0.02)
 
-    def setup() -> None:
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-        if os.getppid() != parent:  # the build died before the request took hold
-            os.kill(os.getpid(), signal.SIGKILL)
 
-    return setup
+def _finished(process: subprocess.Popen, work: Path) -> None:
+    """Refuse a Pagefind run that failed, with the last line it printed."""
+    if process.returncode == 0:
+        return
+    said = (work / "messages.txt").read_text("utf-8", errors="replace").strip().splitlines()
+    raise PublishError(
+        f"Pagefind failed (exit {process.returncode}): {(said or ['no message'])[-1]}",
+        rule="search",
+    )
 
 
-def place_bundle(writer, previous: Mapping[str, object]) -> SearchReport:
+def place_bundle(writer, previous: Mapping[str, object], processes: int = 1) -> SearchReport:
     """Put the search shards in a new tree: the last ones whose pages' keys are the same.
 
     writer is the SiteWriter holding every page of the build but the bundle. The report
-    counts the pages and files of the shards indexed again, or of all when none was.
+    counts the pages and files of the shards indexed again, or of all when none was. Up to
+    processes shards are indexed at once.
     """
     keys = {relative: entry.key for relative, entry in writer.pages.items()}
     report = SearchReport()
     kept_pages = kept_files = 0
+    wanted: dict[str, list[str]] = {}
+    folder_keys: dict[str, str] = {}
     started = time.perf_counter()
     for shard, pages in shards(keys).items():
         key = index_key(keys, shard, pages)
@@ -261,11 +294,13 @@ def place_bundle(writer, previous: Mapping[str, object]) -> SearchReport:
         for done in placed:  # a file of the old shard is gone: all of it is made again
             if done is not None:
                 os.unlink(writer.root / done.relative)
-        files = build_bundle(writer.root, pages, writer.out_dir, shard_folder(shard))
-        for relative, data in files.items():
-            writer.put(relative, data, key)
-        report.pages, report.files = report.pages + len(pages), report.files + len(files)
-        report.rebuilt = True
+        wanted[shard_folder(shard)] = pages
+        folder_keys[shard_folder(shard)] = key
+        report.pages, report.rebuilt = report.pages + len(pages), True
+    files = build_bundles(writer.root, wanted, writer.out_dir, processes)
+    for relative, data in files.items():
+        writer.put(relative, data, folder_keys[relative[: relative.index("/", len(BUNDLE)) + 1]])
+    report.files = len(files)
     if not report.rebuilt:
         return SearchReport(pages=kept_pages, files=kept_files)
     report.seconds = time.perf_counter() - started

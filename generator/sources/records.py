@@ -399,7 +399,7 @@ def source_names(sources_dir: Path) -> list[str]:
         names = [
             entry.name
             for entry in entries
-            if os.path.splitext(entry.name)[1] in SOURCE_SUFFIXES
+            if entry.name.endswith(SOURCE_SUFFIXES)
             and not entry.name.startswith(".")
             and (entry.is_file() or entry.is_symlink())
         ]

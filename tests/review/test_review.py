@@ -121,7 +121,7 @@ def actions(root: Path, guide_id: str) -> list[tuple[str, str | None, str]]:
 
 
 def test_generated_guides_start_as_drafts_without_findings(ws: Path) -> None:
-    rows = review.queue(project(ws))
+    rows = review.review_queue(project(ws))
     assert [row.id for row in rows] == sorted(RECORDS)
     for row in rows:
         assert row.status == "draft"

@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import subprocess
+import sys
 import time
 from datetime import timedelta
 from pathlib import Path
@@ -123,10 +125,10 @@ def test_the_date_and_the_checks_code_version_invalidate_the_verdict(
     assert results(root, later) == cold(root, later) != before  # the Checked dates are old now
     assert results(root) == before
     import generator.checks.engine as checks
-    import generator.checks.runner as runner
+    import generator.checks.memo as memo
 
     monkeypatch.setattr(checks, "module_version", lambda name: "another checks version")
-    monkeypatch.setattr(runner, "code_version", lambda cache=None: "another checks version")
+    monkeypatch.setattr(memo, "code_version", lambda cache=None: "another checks version")
     assert recomputed(root, SEARCH) == 1
     assert results(root) == cold(root)
 
@@ -149,3 +151,68 @@ def test_a_damaged_or_deleted_cache_changes_no_output(tmp_path: Path) -> None:
     cache.unlink()
     assert run(root, "check", "--json").stdout == first.stdout
     assert run(root, "review", "list", "--json").stdout == listed.stdout
+
+
+# Run in a fresh interpreter: which modules a command over unchanged files loads.
+PLAN = """
+import json, sys
+from pathlib import Path
+from generator.checks import plan_check
+from generator.guides.project import Project
+from generator.review import plan_queue
+project = Project(Path(sys.argv[1]))
+if sys.argv[2] == "check":
+    plan = plan_check(project)
+    rows = None if plan.results is None else [r.as_json() for r in plan.results]
+else:
+    rows = plan_queue(project).rows
+print(json.dumps({"rows": rows, "engine": "generator.checks.engine" in sys.modules}))
+"""
+
+
+def planned(root: Path, what: str = "check") -> dict:
+    """Return what a fresh process takes as kept (a check or the queue), and if it loaded rules."""
+    done = subprocess.run(
+        [sys.executable, "-c", PLAN, str(root), what], capture_output=True, text=True, check=True
+    )
+    return json.loads(done.stdout)
+
+
+def test_a_check_of_unchanged_files_gives_the_last_results_without_the_rules(
+    tmp_path: Path,
+) -> None:
+    root = make_review_workspace(tmp_path / "ws")
+    age(root)
+    assert planned(root)["rows"] is None  # nothing kept yet
+    first = run(root, "check", "--json")
+    kept = planned(root)
+    assert kept["rows"] == results(root) == cold(root)
+    assert not kept["engine"], "a run over unchanged files loaded the rule engine"
+    again = run(root, "check", "--json")
+    assert again.stdout == first.stdout and again.exit_code == first.exit_code
+    change_text(root)
+    age(root)
+    assert planned(root)["rows"] is None  # one guide changed: the run is made again
+    assert results(root) == cold(root)
+    assert planned(root)["rows"] == cold(root)
+
+
+def test_a_listing_of_unchanged_files_gives_the_last_queue_without_the_rules(
+    tmp_path: Path,
+) -> None:
+    from generator.review import queue_index
+
+    root = make_review_workspace(tmp_path / "ws")
+    age(root)
+    assert planned(root, "queue")["rows"] is None  # nothing kept yet
+    first = run(root, "review", "list", "--json")
+    kept = planned(root, "queue")
+    assert kept["rows"] == queue_index(Project(root))
+    assert not kept["engine"], "a listing of unchanged files loaded the rule engine"
+    assert run(root, "review", "list", "--json").stdout == first.stdout
+    run(root, "review", "approve", SEARCH, "--by", "ed")
+    age(root)
+    assert planned(root, "queue")["rows"] is None  # a state changed: the queue is made again
+    listed = json.loads(run(root, "review", "list", "--json").stdout)["guides"]
+    assert {row["id"]: row["status"] for row in listed}[SEARCH] == "approved"
+    assert planned(root, "queue")["rows"] == queue_index(Project(root))
