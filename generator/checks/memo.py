@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from generator.checks.verdictstore import FILE_NAME, VerdictStore, code_version, digest, signature
 from generator.core.config import CONFIG_NAME
-from generator.guides.findings import Finding, count
+from generator.guides.findings import Finding, Tallied
 from generator.guides.project import Project
 from generator.guides.store import check_id
 from generator.sources.records import source_names
@@ -24,20 +24,12 @@ from generator.verify.ledger import ledger_path
 
 
 @dataclass(frozen=True)
-class GuideCheck:
+class GuideCheck(Tallied):
     """The findings of one guide, or of why it could not be checked."""
 
     id: str
     status: str
     findings: list[Finding]
-
-    @property
-    def errors(self) -> int:
-        return count(self.findings, "error")
-
-    @property
-    def warnings(self) -> int:
-        return count(self.findings, "warning")
 
     def as_json(self) -> dict:
         return {

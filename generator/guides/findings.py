@@ -23,3 +23,17 @@ class Finding(BaseModel):
 def count(findings: list[Finding], severity: Severity) -> int:
     """Count findings of one severity."""
     return sum(1 for finding in findings if finding.severity == severity)
+
+
+class Tallied:
+    """Counts of the error and warning findings of anything that holds findings."""
+
+    findings: list[Finding]
+
+    @property
+    def errors(self) -> int:
+        return count(self.findings, "error")
+
+    @property
+    def warnings(self) -> int:
+        return count(self.findings, "warning")

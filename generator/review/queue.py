@@ -11,7 +11,7 @@ from generator.checks.runner import check_context, findings_cache
 from generator.core.errors import GuideError, PrepguideError, ReviewError
 from generator.core.parsed import ParsedIndex
 from generator.guides.document import GuideDoc, parse
-from generator.guides.findings import Finding, count
+from generator.guides.findings import Finding, Tallied
 from generator.guides.project import Project
 from generator.review import audit
 from generator.review.index import (
@@ -65,7 +65,7 @@ class LiveGuide:
 
 
 @dataclass
-class GuideReview:
+class GuideReview(Tallied):
     """Everything a reviewer sees about one guide."""
 
     id: str
@@ -78,14 +78,6 @@ class GuideReview:
     problem: str | None = None
     # The rules the live text fails today (see flags.fails_current_checks).
     live_failures: list[str] = field(default_factory=list)
-
-    @property
-    def errors(self) -> int:
-        return count(self.findings, "error")
-
-    @property
-    def warnings(self) -> int:
-        return count(self.findings, "warning")
 
     @property
     def live(self) -> LiveRecord | None:
