@@ -67,15 +67,25 @@ def prime_records(project: Project, cache: VerdictCache) -> bool:
         paths = {str(k): str(v) for k, v in stored["paths"].items()}  # type: ignore[index]
         terms = tuple(map(str, stored["vocabulary"])), tuple(map(str, stored["companies"]))  # type: ignore[index]
     except (TypeError, KeyError, AttributeError):
-        vocabulary, companies = project.database_terms
-        paths = {s.key: str(s.path) for s in project.sources.by_id().values()}
-        value = {"paths": paths, "vocabulary": vocabulary, "companies": companies}
-        if not racy:
-            cache.put_many("findings", [(key, value)])
+        keep_records(project, cache, key, racy)
         return False
     project.__dict__.setdefault("database_terms", terms)
     project.record_paths = paths
     return True
+
+
+def keep_records(
+    project: Project, cache: VerdictCache, key: str | None = None, racy: list[bool] | None = None
+) -> None:
+    """Keep the summary of the records (read now, if not yet) that prime_records takes."""
+    if key is None or racy is None:
+        racy = []
+        key = records_key(project, cache, racy)
+    vocabulary, companies = project.database_terms
+    paths = {s.key: str(s.path) for s in project.sources.by_id().values()}
+    value = {"paths": paths, "vocabulary": vocabulary, "companies": companies}
+    if not racy:
+        cache.put_many("findings", [(key, value)])
 
 
 def check_guides(
@@ -111,7 +121,7 @@ def check_guides(
         processes = worker_count(jobs, len(todo))
         if todo:  # loaded before the run, so that check_run freezes them (and workers share them)
             project.load_sources(processes)
-            project.database_terms  # noqa: B018 - built once, before the workers fork
+            keep_records(project, cache)  # the terms, built before the workers fork, and kept
         task = lambda g: _check_one(project, cache, g)  # noqa: E731
         with check_run(), WorkerMap(task, todo, processes) as done:
             fresh = list(done)
