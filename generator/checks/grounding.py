@@ -66,6 +66,7 @@ from generator.checks.joins import (
     borrowed,
     borrowed_subject,
     co_evidence,
+    credited_elsewhere,
     misplaced,
     spliced,
     with_antecedent,
@@ -294,6 +295,7 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
     problems += [Problem(*p) for p in one_unit_shift(claim, unit.text)]
     problems += [Problem(*p) for p in borrowed(claim, unit, index, own_stems)]
     problems += [Problem(*p) for p in misplaced(claim, unit, named, own_stems)]
+    problems += [Problem(*p) for p in credited_elsewhere(claim, unit)]
     if result:
         problems += [Problem(*p) for p in borrowed_subject(claim, unit, index, own_stems)]
         # The system a record is about (named in its title) may carry any of its results.

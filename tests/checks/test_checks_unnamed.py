@@ -1,0 +1,116 @@
+"""Our sentences that restate the record without naming the company pass when faithful;
+their invented twins fail with a related rule."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from checkhelp import context, source
+
+from generator.checks import check_body
+from generator.guides.compose import compose_body
+from generator.guides.schema import Draft, ReportedStatement
+
+SUMMARY = (
+    "Quillet runs a recipe search service for grocery apps. "
+    "The team raised the result cache hit ratio from 71% to 88% by trimming session "
+    "parameters from cache keys. "
+    "Median page weight fell by about 47% after thumbnails moved to a newer format. "
+    "The team replaced keyword matching on one server with a BM25 index split across 12 "
+    "nodes and pruned stop words with a curated list, cutting index size from 40 GB to 9 GB."
+)
+RECORD = {
+    "id": "quillet-recipes",
+    "company": "Quillet",
+    "title": "Caching recipe search at Quillet",
+    "url": "https://quillet.example/eng/search",
+    "publisher": "Quillet Engineering",
+    "published": "2026-04-02",
+    "checked": "2026-10-30",
+    "summary": SUMMARY,
+    "scale": ["hit ratio from 71% to 88%"],
+    "techniques": ["cache key trimming"],
+    "stack": ["Varnish"],
+}
+FIRST = "Quillet runs a recipe search service for grocery apps."
+BASE = "For search roles, explain what your cache keys hold and why."
+
+
+def errors(interpretation: str = "", reported: str = FIRST, said: str = FIRST) -> list[str]:
+    """Return the error rules of a guide whose interpretation adds a sentence."""
+    c = replace(context(source(**RECORD, citations=[])), companies=("Quillet",))
+    draft = Draft(
+        reported=[ReportedStatement(text=reported, quote=said.rstrip("."))],
+        angle="what a cache key holds",
+        interpretation=f"{BASE} {interpretation}".strip(),
+        case_study_title="systems-oriented",
+        case_study="Cache a small search service on your laptop and time each query.",
+        steps=[
+            "Cache one query type.",
+            "Time a cached query against an uncached one.",
+            "Write down which parameters you would drop from the key.",
+        ],
+    )
+    text = compose_body(draft, c.source, c.originals, c.site_name)
+    return [f.rule for f in check_body(text, c) if f.severity == "error"]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "rules"),
+    [
+        ("Seventeen points of hit ratio came from trimming cache keys.", []),
+        ("The 17-point gain in hit ratio came from trimming cache keys.", []),
+        ("Fifteen points of hit ratio came from trimming cache keys.", ["figures.attributed"]),
+        ("The 15-point gain in hit ratio came from trimming cache keys.", ["figures.attributed"]),
+        ("A 1% drop in hit ratio can double the load on a search server.", []),
+    ],
+)
+def test_points_of_a_record_metric_are_the_company_s_figure(sentence, rules) -> None:
+    assert [r for r in errors(sentence) if r.startswith("figures.")] == rules
+
+
+@pytest.mark.parametrize(
+    ("sentence", "rules"),
+    [
+        ("One lever is bytes: a newer format roughly halves median weight, seen by eye.", []),
+        ("One lever is bytes: a newer format cuts median weight by about 50%, seen by eye.", []),
+        (
+            "One lever is bytes: a newer format halves median weight, seen by eye.",
+            ["grounding.polarity"],
+        ),
+        (
+            "One lever is bytes: a newer format cuts median weight by 50%, seen by eye.",
+            ["grounding.polarity"],
+        ),
+    ],
+)
+def test_a_rounded_record_figure_keeps_the_record_s_hedge(sentence, rules) -> None:
+    assert [r for r in errors(sentence) if r == "grounding.polarity"] == rules
+
+
+INDEX = (
+    "The team replaced keyword matching on one server with a BM25 index split across 12 nodes "
+    "and pruned stop words with a curated list, cutting index size from 40 GB to 9 GB"
+)
+
+
+@pytest.mark.parametrize(
+    ("reported", "rules"),
+    [
+        (
+            "The team pruned stop words with a curated list, which cut index size from 40 GB "
+            "to 9 GB.",
+            [],
+        ),
+        ("The team cut index size from 40 GB to 9 GB.", []),
+        (
+            "The team replaced keyword matching on one server with a BM25 index split across "
+            "12 nodes, which cut index size from 40 GB to 9 GB.",
+            ["grounding.joined"],
+        ),
+    ],
+)
+def test_an_effect_stays_with_the_action_its_evidence_credits(reported, rules) -> None:
+    found = errors(reported=reported, said=INDEX)
+    assert [r for r in found if r == "grounding.joined"] == rules
