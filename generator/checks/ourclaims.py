@@ -43,6 +43,7 @@ from generator.checks.restated import (
     general_reason,
     removed_problem,
     restricted_subset,
+    shared_by_all,
     whole_kind,
 )
 from generator.checks.shifts import (
@@ -372,6 +373,7 @@ def _problems(claim: str, ctx: CheckContext, shared) -> list[tuple[str, str, str
             and not contrast
             and not (lowered == "only" and restricted_subset(tokens, at, index))
             and not whole_kind(tokens, at, index)
+            and not shared_by_all(tokens, at, index)
         ):
             out.append((POLARITY, token, f"{token!r} is not in the record"))
         if (

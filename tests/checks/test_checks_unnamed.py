@@ -18,7 +18,9 @@ SUMMARY = (
     "parameters from cache keys. "
     "Median page weight fell by about 47% after thumbnails moved to a newer format. "
     "The team replaced keyword matching on one server with a BM25 index split across 12 "
-    "nodes and pruned stop words with a curated list, cutting index size from 40 GB to 9 GB."
+    "nodes and pruned stop words with a curated list, cutting index size from 40 GB to 9 GB. "
+    "Arguments over shared tags such as Vegan and Quick took longer than the code changes. "
+    "Cooks rate recipes after each meal."
 )
 RECORD = {
     "id": "quillet-recipes",
@@ -114,3 +116,51 @@ INDEX = (
 def test_an_effect_stays_with_the_action_its_evidence_credits(reported, rules) -> None:
     found = errors(reported=reported, said=INDEX)
     assert [r for r in found if r == "grounding.joined"] == rules
+
+
+@pytest.mark.parametrize(
+    ("sentence", "wrong"),
+    [
+        ("At Quillet, the hard part was agreeing who owns the tags everyone uses.", False),
+        ("At Quillet, the hard part was agreeing who owns the ratings everyone uses.", True),
+        ("At Quillet, everyone uses the tags.", True),
+    ],
+)
+def test_everyone_may_restate_a_thing_the_record_calls_shared(sentence, wrong) -> None:
+    assert ("grounding.polarity" in errors(sentence)) is wrong
+
+
+NOTE = "The write-up says most slow queries came from cooks searching for two tags at once."
+
+
+@pytest.mark.parametrize(
+    ("sentence", "copied"),
+    [
+        (
+            "What stands out in this write-up is that most slow queries came from pairing: "
+            "cooks searched for two tags at once.",
+            False,
+        ),
+        (
+            "Notably, the write-up says most slow queries came from cooks searching for two "
+            "tags at once.",
+            True,
+        ),
+        ("Most slow queries came, notably, from cooks searching for two tags at once.", True),
+    ],
+)
+def test_a_sentence_framed_as_the_write_up_s_reports_it_and_copies_nothing(
+    sentence, copied
+) -> None:
+    c = replace(context(source(**{**RECORD, "notes": NOTE}, citations=[])), companies=("Quillet",))
+    draft = Draft(
+        reported=[ReportedStatement(text=FIRST, quote=FIRST.rstrip("."))],
+        angle="what a cache key holds",
+        interpretation=f"{BASE} {sentence}",
+        case_study_title="systems-oriented",
+        case_study="Cache a small search service on your laptop and time each query.",
+        steps=["Cache one query type.", "Time a cached query.", "Drop one key parameter."],
+    )
+    text = compose_body(draft, c.source, c.originals, c.site_name)
+    found = [f.rule for f in check_body(text, c) if f.severity == "error"]
+    assert ("ours.copied" in found) is copied
