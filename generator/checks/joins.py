@@ -293,6 +293,38 @@ def misplaced(
     return found
 
 
+def swapped(
+    claim: str,
+    unit: Unit,
+    named: list[tuple[str, tuple[str, ...]]],
+    own: set[str],
+) -> list[tuple[str, str, str, bool]]:
+    """Find a name of the claim, absent from its evidence sentence, that stands between the
+    very words where that sentence names another one the claim leaves out ("racks (Prometheus
+    on GB200" for "racks (Catalina on GB200")."""
+    claim_sequence = _sequence(claim)
+    evidence_sequence = _sequence(unit.text)
+    said = set(claim_sequence)
+    others = [
+        (other, tuple(s for s in stems(other) if s not in STOP))
+        for other in sorted(_text_names(unit.text))
+    ]
+    found = []
+    for name, name_stems in named:
+        phrase = tuple(s for s in name_stems if s not in STOP)
+        if not phrase or all(p in own for p in phrase) or _neighbours(evidence_sequence, phrase):
+            continue  # in its evidence sentence, misplaced() judges where it stands
+        slots = {(b, a) for b, a in _neighbours(claim_sequence, phrase) if b and a}
+        for other, theirs in others:
+            if not theirs or set(theirs) & (said | set(phrase)):
+                continue
+            if slots & set(_neighbours(evidence_sequence, theirs)):
+                message = f"{name!r} stands where its evidence sentence names {other!r}"
+                found.append((JOINED, name, message, True))
+                break
+    return found
+
+
 def _sides(phrase: tuple[str, ...], sequence: tuple[str, ...]) -> set[tuple[str, str]]:
     """Return (before, "") and ("", after) for each place a phrase occurs in a sequence."""
     out = set()

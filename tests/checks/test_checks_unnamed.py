@@ -1,4 +1,4 @@
-"""Our sentences that restate the record without naming the company pass when faithful;
+"""Sentences that restate the record (our unnamed ones, reported ones) pass when faithful;
 their invented twins fail with a related rule."""
 
 from __future__ import annotations
@@ -164,3 +164,36 @@ def test_a_sentence_framed_as_the_write_up_s_reports_it_and_copies_nothing(
     text = compose_body(draft, c.source, c.originals, c.site_name)
     found = [f.rule for f in check_body(text, c) if f.severity == "error"]
     assert ("ours.copied" in found) is copied
+
+
+POOLS = (
+    "Quillet built Cedar, a recipe search cluster. It runs two pools (Alder on SSDs with 4 "
+    "replicas, Birch on disks) behind one proxy."
+)
+
+
+@pytest.mark.parametrize(
+    ("reported", "wrong"),
+    [
+        (
+            "It runs two pools (Alder on SSDs with 4 replicas, Birch on disks) behind a proxy.",
+            False,
+        ),
+        ("It runs two pools (Cedar on SSDs with 4 replicas, Birch on disks) behind a proxy.", True),
+    ],
+)
+def test_a_name_may_not_take_the_place_its_evidence_gives_another(reported, wrong) -> None:
+    record = {**RECORD, "title": "Inside Cedar, Quillet's search cluster", "summary": POOLS}
+    c = replace(context(source(**record, citations=[])), companies=("Quillet",))
+    said = "It runs two pools (Alder on SSDs with 4 replicas, Birch on disks) behind one proxy"
+    draft = Draft(
+        reported=[ReportedStatement(text=reported, quote=said)],
+        angle="what a cache key holds",
+        interpretation=BASE,
+        case_study_title="systems-oriented",
+        case_study="Cache a small search service on your laptop and time each query.",
+        steps=["Cache one query type.", "Time a cached query.", "Drop one key parameter."],
+    )
+    text = compose_body(draft, c.source, c.originals, c.site_name)
+    found = [f.rule for f in check_body(text, c) if f.severity == "error"]
+    assert ("grounding.joined" in found) is wrong
