@@ -257,15 +257,13 @@ def record_hedges(sentence: str, texts: tuple[str, ...]) -> tuple[tuple[str, str
     of its figures: a figure of the record keeps the record's approximation and estimate."""
     if too_many_numbers(sentence, MAX_NUMBERS) or not _countable(texts):
         return ()
-    found = [q for q in quantities(sentence, number_words=False) if q.figure.kind == "value"]
-    mine = {_key(q) for q in found}
+    mine = {_key(q) for q in quantities(sentence, number_words=False) if q.figure.kind == "value"}
     if not mine:
         return ()
     out: list[tuple[str, str, str]] = []
     for text in texts:
         if mine & {_key(q) for q in quantities(text, number_words=False)}:
             out += [p for p in hedge_shifts(sentence, text) if p not in out]
-    out += [p for p in rounded_hedges(sentence, found, texts) if p not in out]
     return tuple(out)
 
 
@@ -298,13 +296,16 @@ def _clause_words(text: str, at: int) -> set[str]:
     return set()
 
 
-def rounded_hedges(
-    sentence: str, found: list[Quantity], texts: tuple[str, ...]
-) -> list[tuple[str, str, str]]:
+@lru_cache(maxsize=16384)
+def rounded_hedges(sentence: str, texts: tuple[str, ...]) -> tuple[tuple[str, str, str], ...]:
     """Return a finding for each unhedged figure of ours that rounds a figure the record
     hedges, said of the same metric ("halves median size" for "fell by about 48%")."""
+    if too_many_numbers(sentence, MAX_NUMBERS) or not _countable(texts):
+        return ()
     out = []
-    for q in found:
+    for q in quantities(sentence, number_words=False):
+        if q.figure.kind != "value":
+            continue
         if q.approx or q.figure.unit not in ("%", "x"):
             continue
         ours = _as_percent(q)
@@ -321,4 +322,4 @@ def rounded_hedges(
                     message = f"{q.figure.text!r} rounds the record's {given!r} without a hedge"
                     out.append((HEDGE, q.figure.text, message))
                     break
-    return out
+    return tuple(out)

@@ -16,7 +16,7 @@ from generator.checks.accounts import COMPARISON, account_shifts, comparison_shi
 from generator.checks.accounts import FIXES as ACCOUNT_FIXES
 from generator.checks.analysis import analysis
 from generator.checks.base import CheckContext, ParsedGuide, entity_names, finding, quote
-from generator.checks.bindings import record_hedges
+from generator.checks.bindings import record_hedges, rounded_hedges
 from generator.checks.claimnames import company_pattern, proper_nouns
 from generator.checks.claims import GENERIC_NOUNS, WORD, noun_run, run_words
 from generator.checks.claimwords import (
@@ -462,6 +462,8 @@ def check_our_claims(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
                 # A record figure keeps its hedge; a comparison with the industry is a claim
                 # about someone's results.
                 problems += list(record_hedges(unquoted, tuple(shared.index.texts)))
+                if not is_instruction(unquoted) and not READER.search(unquoted):
+                    problems += list(rounded_hedges(unquoted, tuple(shared.index.texts)))
                 if not is_instruction(unquoted):
                     problems += [
                         (COMPARISON, term, f"{term!r} is a comparison not stated")
