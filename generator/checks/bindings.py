@@ -18,6 +18,7 @@ from generator.checks.claims import (
     derived,
     match,
     quantities,
+    rounds_to,
     too_many_numbers,
 )
 from generator.checks.quoting import normalize
@@ -263,4 +264,62 @@ def record_hedges(sentence: str, texts: tuple[str, ...]) -> tuple[tuple[str, str
     for text in texts:
         if mine & {_key(q) for q in quantities(text, number_words=False)}:
             out += [p for p in hedge_shifts(sentence, text) if p not in out]
+    return tuple(out)
+
+
+ROUND_METRIC_WORDS = 2  # content words a figure's clause shares with the record figure's
+
+
+def _as_percent(q: Quantity) -> tuple[Decimal, ...]:
+    """Return the percentages a figure may stand for: itself, or a multiple's change or level
+    ("halves" is a 50% cut)."""
+    f = q.figure
+    if f.lo is None:
+        return ()
+    if f.unit == "%":
+        return (f.lo,)
+    if f.unit == "x" and 0 < f.lo < 1:
+        return ((1 - f.lo) * 100, f.lo * 100)
+    if f.unit == "x" and f.lo > 1:
+        return ((f.lo - 1) * 100,)
+    return ()
+
+
+def _clause_words(text: str, at: int) -> set[str]:
+    """Return the metric stems of the clause of a text that holds a position."""
+    start = 0
+    for piece in CLAUSE_BREAK.split(text):
+        start = text.find(piece, start)
+        if start <= at < start + len(piece):
+            return {s for s in stems(piece) if s not in STOP and s not in NOT_METRIC}
+        start += len(piece)
+    return set()
+
+
+@lru_cache(maxsize=16384)
+def rounded_hedges(sentence: str, texts: tuple[str, ...]) -> tuple[tuple[str, str, str], ...]:
+    """Return a finding for each unhedged figure of ours that rounds a figure the record
+    hedges, said of the same metric ("halves median size" for "fell by about 48%")."""
+    if too_many_numbers(sentence, MAX_NUMBERS) or not _countable(texts):
+        return ()
+    out = []
+    for q in quantities(sentence, number_words=False):
+        if q.figure.kind != "value":
+            continue
+        if q.approx or q.figure.unit not in ("%", "x"):
+            continue
+        ours = _as_percent(q)
+        said = _clause_words(sentence, q.start)
+        for text in texts:
+            for e in quantities(text, number_words=False):
+                if not e.approx or e.figure.unit != "%" or e.figure.lo is None:
+                    continue
+                if _key(e) == _key(q):
+                    continue  # the same figure: hedge_shifts judges it
+                close = any(v != e.figure.lo and rounds_to(v, e.figure.lo, "about") for v in ours)
+                if close and len(said & _clause_words(text, e.start)) >= ROUND_METRIC_WORDS:
+                    given = f"{e.approx} {e.figure.text}"
+                    message = f"{q.figure.text!r} rounds the record's {given!r} without a hedge"
+                    out.append((HEDGE, q.figure.text, message))
+                    break
     return tuple(out)

@@ -47,7 +47,8 @@ CLAIM_DOCS: tuple[RuleDoc, ...] = (
         "figures.attributed",
         "error",
         (I, C, P),
-        "a figure about the company, its publisher or its systems that the record lacks",
+        "a figure about the company, its publisher or its systems, or given for a metric the "
+        "record measures in percent, that the record lacks",
         _ex(*_in(CASE, "GEM runs on 12,000 GPUs.")),
         _ex(*_in(CASE, "Summarise Meta's approach in under 300 words.")),
     ),
@@ -137,7 +138,8 @@ CLAIM_DOCS: tuple[RuleDoc, ...] = (
         "grounding.joined",
         "error",
         (R,),
-        "a claim joining one sentence's subject with another sentence's result, or names swapped",
+        "a claim joining one sentence's subject with another sentence's result, names swapped, "
+        "or a result credited to another action than its evidence's",
         _ex(S1, "LoopFM doubled end-to-end training efficiency."),
         _ex(S1, "5D parallelism doubled end-to-end training efficiency."),
     ),

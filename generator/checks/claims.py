@@ -418,6 +418,15 @@ def _values(q: Quantity) -> list[Decimal]:
     return [v for v in (f.lo, f.hi) if v is not None]
 
 
+POINT = stem("point")
+
+
+def counted_in_points(q: Quantity) -> bool:
+    """Return True for a figure with no unit that counts points ("ten points", "a 10-point
+    gain"): a difference of two percentages."""
+    return not q.figure.unit and (q.noun == POINT or q.run[:1] == (POINT,))
+
+
 def derived(claim: Quantity, evidence: tuple[Quantity, ...]) -> bool:
     """Return True when a figure is exact arithmetic on one sentence's figures.
 
@@ -429,6 +438,9 @@ def derived(claim: Quantity, evidence: tuple[Quantity, ...]) -> bool:
     if claim.figure.kind != "value" or not values or claim.approx:
         return False
     value = values[0]
+    if counted_in_points(claim):  # "ten points of hit ratio" for "from 87% to 97%"
+        percents = [v for q in evidence if q.figure.unit == "%" for v in _values(q)]
+        return any(value == abs(a - b) for a in percents for b in percents if a != b)
     if claim.figure.unit == "%":
         percents = [v for q in evidence if q.figure.unit == "%" for v in _values(q)]
         if any(value == 100 - p for p in percents):

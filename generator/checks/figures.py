@@ -17,18 +17,20 @@ from generator.checks.claims import (
     MAX_RECORD_NUMBERS,
     NUMBER_WORDS,
     Quantity,
+    counted_in_points,
     derived,
     lists_count,
     match,
     may_hold_quantities,
     noun_after,
+    noun_run,
     quantities,
     same_figure,
     too_many_numbers,
 )
 from generator.checks.figureindex import Grounding
 from generator.checks.subjects import is_instruction
-from generator.checks.text import record_index, stem
+from generator.checks.text import STOP, RecordIndex, record_index, stem, stems
 from generator.guides.document import REPORTS
 from generator.guides.findings import Finding
 
@@ -103,7 +105,8 @@ def stated(q: Quantity, facts: Grounding, ctx: CheckContext) -> bool:
 def restated(q: Quantity, sentence: str, ctx: CheckContext) -> bool:
     """Return True when a number word counts a record figure's noun, or arithmetic gives it."""
     index = record_index(ctx.source)
-    counted = replace(q, noun=noun_after(sentence, q))
+    end = q.start + len(q.figure.text)
+    counted = replace(q, noun=noun_after(sentence, q), run=noun_run(sentence, end))
     vague = counted.figure.kind == "vague"
     if (vague or counted.figure.text.casefold() in NUMBER_WORDS) and any(
         match(counted, quantities(u.text), u.stems) is None
@@ -132,6 +135,48 @@ def counts_its_list(sentence: str, q: Quantity) -> bool:
 def counts_record_list(sentence: str, q: Quantity, ctx: CheckContext) -> bool:
     """Return True when a number word counts the items that a record sentence lists."""
     return any(lists_count(sentence, q, u.text) for u in record_index(ctx.source).units)
+
+
+# What makes a sentence general reasoning rather than a report of what happened.
+GENERAL = re.compile(
+    r"(?i)\b(?:can|could|may|might|would|should|will|often|usually|typically|tends?|if"
+    r"|whenever|you|your)\b"
+)
+# Where the words a figure is said of end: the clause around it.
+FIGURE_CLAUSE = re.compile(r"[;:]|,\s+|\s+(?:and|but|while|whereas|rather\s+than)\s+")
+METRIC_WORDS = 2  # content words the figure's clause shares with a record sentence's
+
+
+def record_metric(sentence: str, q: Quantity, index: RecordIndex) -> bool:
+    """Return True when a statement gives a percentage, or points, for a metric the record
+    measures in percent ("Twelve points of hit ratio came from …"): the company's result,
+    though the sentence does not name it."""
+    end = q.start + len(q.figure.text)
+    points = counted_in_points(
+        replace(q, noun=noun_after(sentence, q), run=noun_run(sentence, end))
+    )
+    if q.figure.kind != "value" or not (q.figure.unit == "%" or points):
+        return False
+    if GENERAL.search(sentence) or is_instruction(sentence):
+        return False
+    clause = ""
+    at = 0
+    for piece in FIGURE_CLAUSE.split(sentence):
+        at = sentence.find(piece, at)
+        if at <= q.start < at + len(piece):
+            clause = piece
+            break
+        at += len(piece)
+    said = {s for s in stems(clause) if s not in STOP and not s[:1].isdigit()}
+    said -= {stem(q.figure.text.casefold()), POINT_STEM}
+    return any(
+        len(said & unit.stems) >= METRIC_WORDS
+        and any(e.figure.unit == "%" for e in quantities(unit.text, nouns=False))
+        for unit in index.units
+    )
+
+
+POINT_STEM = stem("point")
 
 
 def check_figures(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
@@ -171,6 +216,8 @@ def check_figures(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
                         about = shared.about_company(sentence)
                     if instruction is None:
                         instruction = not reports and is_instruction(sentence)
+                    if not about and record_metric(sentence, q, shared.index):
+                        about = True  # our figure for the company's metric is its result
                     if not about or instruction or noun_after(sentence, q) in FRAMING_NOUNS:
                         continue
                     if counts_its_list(sentence, q):
@@ -188,6 +235,8 @@ def check_figures(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
                     continue
                 if about is None:
                     about = shared.about_company(sentence)
+                if not about and record_metric(sentence, q, shared.index):
+                    about = True
                 if instruction is None:
                     instruction = not reports and is_instruction(sentence)
                 if instruction and (not about or noun_after(sentence, q) in READER_UNITS):

@@ -66,8 +66,10 @@ from generator.checks.joins import (
     borrowed,
     borrowed_subject,
     co_evidence,
+    credited_elsewhere,
     misplaced,
     spliced,
+    swapped,
     with_antecedent,
 )
 from generator.checks.lexicon import KNOWN_COMPANIES, introduced_phrases, unknown_phrase
@@ -294,6 +296,8 @@ def _problems(claim: str, unit: Unit, index: RecordIndex, ctx: CheckContext) -> 
     problems += [Problem(*p) for p in one_unit_shift(claim, unit.text)]
     problems += [Problem(*p) for p in borrowed(claim, unit, index, own_stems)]
     problems += [Problem(*p) for p in misplaced(claim, unit, named, own_stems)]
+    problems += [Problem(*p) for p in credited_elsewhere(claim, unit)]
+    problems += [Problem(*p) for p in swapped(claim, unit, named, own_stems)]
     if result:
         problems += [Problem(*p) for p in borrowed_subject(claim, unit, index, own_stems)]
         # The system a record is about (named in its title) may carry any of its results.

@@ -11,6 +11,7 @@ from generator.checks.claimwords import OUTCOMES
 from generator.checks.text import (
     LEAD_IN,
     STOP,
+    WORD,
     RecordIndex,
     Unit,
     _text_names,
@@ -292,6 +293,38 @@ def misplaced(
     return found
 
 
+def swapped(
+    claim: str,
+    unit: Unit,
+    named: list[tuple[str, tuple[str, ...]]],
+    own: set[str],
+) -> list[tuple[str, str, str, bool]]:
+    """Find a name of the claim, absent from its evidence sentence, that stands between the
+    very words where that sentence names another one the claim leaves out ("racks (Prometheus
+    on GB200" for "racks (Catalina on GB200")."""
+    claim_sequence = _sequence(claim)
+    evidence_sequence = _sequence(unit.text)
+    said = set(claim_sequence)
+    others = [
+        (other, tuple(s for s in stems(other) if s not in STOP))
+        for other in sorted(_text_names(unit.text))
+    ]
+    found = []
+    for name, name_stems in named:
+        phrase = tuple(s for s in name_stems if s not in STOP)
+        if not phrase or all(p in own for p in phrase) or _neighbours(evidence_sequence, phrase):
+            continue  # in its evidence sentence, misplaced() judges where it stands
+        slots = {(b, a) for b, a in _neighbours(claim_sequence, phrase) if b and a}
+        for other, theirs in others:
+            if not theirs or set(theirs) & (said | set(phrase)):
+                continue
+            if slots & set(_neighbours(evidence_sequence, theirs)):
+                message = f"{name!r} stands where its evidence sentence names {other!r}"
+                found.append((JOINED, name, message, True))
+                break
+    return found
+
+
 def _sides(phrase: tuple[str, ...], sequence: tuple[str, ...]) -> set[tuple[str, str]]:
     """Return (before, "") and ("", after) for each place a phrase occurs in a sequence."""
     out = set()
@@ -392,3 +425,60 @@ def spliced(sentence: str, clauses: list[str], evidence: list[str]) -> list[tupl
             )
         )
     return problems
+
+
+# What ties an effect to the phrase just before it: "…, which cut …", "…, cutting …".
+CLAIM_TIE = re.compile(r"(?i)(?:,\s*(?:which|that)?|\s(?:which|that))\s*\Z")
+EVIDENCE_TIE = re.compile(r"(?i)(?:,\s*(?:which|that)?|\s(?:which|that|to))\s*\Z")
+# Where one action of a sentence ends and the next begins.
+ACTION_BREAK = re.compile(r"[,;:]\s*|\s+(?:and|then|before|after|while)\s+")
+AGENT_WORDS = 2  # content words of the evidence's action before a claim that drops it is wrong
+
+
+def _tied(text: str, at: int, tie: re.Pattern[str], participle: bool) -> str:
+    """Return the action just before an effect verb at a position, when it is tied to it."""
+    before = text[:at]
+    hit = tie.search(before)
+    if hit is None or (not participle and hit.group().strip(" ,") == ""):
+        return ""
+    pieces = [p for p in ACTION_BREAK.split(before[: hit.start()]) if p.strip()]
+    return pieces[-1] if pieces else ""
+
+
+def credited_elsewhere(claim: str, unit: Unit) -> list[tuple[str, str, str, bool]]:
+    """Find an effect the claim ties to an action ("…, which cut memory") that its evidence
+    ties to another action the claim leaves out ("… and compressed vectors, cutting memory")."""
+    found: list[tuple[str, str, str, bool]] = []
+    evidence = unit.text
+    claim_stems = set(stems(claim))
+    for hit in WORD.finditer(claim):
+        verb = stem(hit.group())
+        if verb not in OUTCOMES:
+            continue
+        participle = hit.group().casefold().endswith("ing")
+        ours = _tied(claim, hit.start(), CLAIM_TIE, participle)
+        after = [s for s in stems(claim[hit.end() :]) if s not in STOP][:1]
+        if not ours or not after:
+            continue
+        for other in WORD.finditer(evidence):
+            if stem(other.group()) != verb:
+                continue
+            rest = stems(evidence[other.end() :])
+            if [s for s in rest if s not in STOP][:1] != after:
+                continue
+            theirs = _tied(evidence, other.start(), EVIDENCE_TIE, True)
+            agent = {s for s in stems(theirs) if s not in STOP and not s[:1].isdigit()}
+            agent -= set(rest)
+            if len(agent) < AGENT_WORDS or agent & claim_stems:
+                continue
+            earlier = set(stems(evidence[: evidence.find(theirs)])) if theirs else set()
+            kept = {s for s in stems(ours) if s not in STOP and not s[:1].isdigit()}
+            if len(kept & earlier) >= AGENT_WORDS:
+                effect = " ".join(words(claim[hit.start() :])[:3])
+                message = (
+                    f"{effect!r} is credited to another action than its evidence's "
+                    f"{theirs.strip()!r}"
+                )
+                found.append((JOINED, effect, message, True))
+                break
+    return found

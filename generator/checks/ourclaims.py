@@ -16,7 +16,7 @@ from generator.checks.accounts import COMPARISON, account_shifts, comparison_shi
 from generator.checks.accounts import FIXES as ACCOUNT_FIXES
 from generator.checks.analysis import analysis
 from generator.checks.base import CheckContext, ParsedGuide, entity_names, finding, quote
-from generator.checks.bindings import record_hedges
+from generator.checks.bindings import record_hedges, rounded_hedges
 from generator.checks.claimnames import company_pattern, proper_nouns
 from generator.checks.claims import GENERIC_NOUNS, WORD, noun_run, run_words
 from generator.checks.claimwords import (
@@ -43,6 +43,7 @@ from generator.checks.restated import (
     general_reason,
     removed_problem,
     restricted_subset,
+    shared_by_all,
     whole_kind,
 )
 from generator.checks.shifts import (
@@ -372,6 +373,7 @@ def _problems(claim: str, ctx: CheckContext, shared) -> list[tuple[str, str, str
             and not contrast
             and not (lowered == "only" and restricted_subset(tokens, at, index))
             and not whole_kind(tokens, at, index)
+            and not shared_by_all(tokens, at, index)
         ):
             out.append((POLARITY, token, f"{token!r} is not in the record"))
         if (
@@ -460,6 +462,8 @@ def check_our_claims(guide: ParsedGuide, ctx: CheckContext) -> list[Finding]:
                 # A record figure keeps its hedge; a comparison with the industry is a claim
                 # about someone's results.
                 problems += list(record_hedges(unquoted, tuple(shared.index.texts)))
+                if not is_instruction(unquoted) and not READER.search(unquoted):
+                    problems += list(rounded_hedges(unquoted, tuple(shared.index.texts)))
                 if not is_instruction(unquoted):
                     problems += [
                         (COMPARISON, term, f"{term!r} is a comparison not stated")

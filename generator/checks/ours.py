@@ -14,6 +14,7 @@ from generator.checks.base import (
     split_sentences,
 )
 from generator.checks.figurewords import DIGIT
+from generator.checks.joins import REPORTING
 from generator.checks.quoting import QUOTED, normalize
 from generator.checks.stepform import (
     form_problem,
@@ -22,8 +23,8 @@ from generator.checks.stepform import (
     squashed,
     step_key,
 )
-from generator.checks.subjects import IMPERATIVES
-from generator.checks.text import RecordIndex, record_index, stems, words
+from generator.checks.subjects import DOCUMENT, IMPERATIVES
+from generator.checks.text import RecordIndex, content, record_index, stems, words
 from generator.guides.document import CASE_STUDY, INTERPRETATION, PRACTICE
 from generator.guides.findings import Finding
 
@@ -139,11 +140,33 @@ def copied(
         # record's terms in a sentence of its own is ours.
         their = stems(source)
         kept = in_order(sequence, their)
-        if (ours and kept >= COPY_SHARE * len(sequence)) or (
-            theirs and kept >= COPY_SHARE * len(their)
-        ):
+        if ours and kept >= COPY_SHARE * len(sequence):
+            return source
+        if theirs and kept >= COPY_SHARE * len(their) and not framed(text, source):
             return source
     return None
+
+
+FRAME_START = 6  # words before the write-up is named, for a frame that opens the sentence
+FRAME_AFTER = 3  # words after the write-up's name that may hold its reporting verb
+
+
+def framed(text: str, source: str) -> bool:
+    """Return True when our sentence opens by naming the write-up in words of its own ("What
+    stands out in this write-up is that …"), not in the record sentence's lead-in ("The
+    write-up says"): it reports what the record says and copies nothing as ours."""
+    hit = DOCUMENT.search(text)
+    if hit is None or len(words(text[: hit.start()])) > FRAME_START:
+        return False
+    theirs = set(stems(source))
+    if not [s for s in content(stems(text[: hit.end()])) if s not in theirs]:
+        return False
+    lead = REPORTING.match(source)
+    if lead is None:
+        return True
+    verbs = set(content(stems(lead.group()))) - set(stems(hit.group()))
+    region = text[: hit.end()].split() + text[hit.end() :].split()[:FRAME_AFTER]
+    return not verbs & set(stems(" ".join(region)))
 
 
 def short_phrase_problems(text: str) -> list[str]:

@@ -159,7 +159,8 @@ RULE_DOCS: tuple[RuleDoc, ...] = (
         "ours.copied",
         "error",
         (I, C, P),
-        "a sentence of ours copying a record sentence (verbatim, or 80 % of either’s 8+ tokens)",
+        "a sentence of ours copying a record sentence (verbatim, or 80 % of either’s 8+ tokens; "
+        "a frame of ours naming the write-up reports it instead)",
         _ex(*_in(CASE, S2)),
         _ex(*_in(CASE, "Meta's summary says \"" + S1 + '"')),
     ),

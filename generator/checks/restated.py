@@ -11,7 +11,9 @@ words only restate what the record already says:
 - a benefit the clause explains by a change the record states ("a more sensitive test with
   less traffic" where the record's test needs a tenth of the traffic);
 - a removal of a class of problems the record states held before the change ("removes a
-  class of errors" where, before it, one in five features differed between two systems).
+  class of errors" where, before it, one in five features differed between two systems);
+- "everyone" in a clause that says a thing is shared ("the tables everyone reads" for the
+  record's "shared tables").
 """
 
 from __future__ import annotations
@@ -194,3 +196,29 @@ def removed_problem(claim: str, hit: re.Match[str], index: RecordIndex) -> bool:
     return any(
         BEFORE.search(unit.text) and len(said & unit.stems) >= SHARED_WORDS for unit in index.units
     )
+
+
+# "the tables everyone reads": a clause of use after a noun, which "shared tables" restates.
+EVERYONE = frozenset(["everyone", "everybody"])
+USE_VERBS = frozenset(
+    stem(w)
+    for w in ["uses", "use", "used", "reads", "read", "touches", "touched", "shares", "shared"]
+    + ["needs", "needed", "depends", "relies", "calls", "queries", "writes", "edits", "owns"]
+)
+SHARED = frozenset(["shared", "common", "communal", "global"])
+
+
+def shared_by_all(tokens: list[str], at: int, index: RecordIndex) -> bool:
+    """Return True when "everyone" says, after a noun and before a verb of use, that the
+    thing is shared ("the types everyone uses"), and a record sentence calls it shared."""
+    if tokens[at].casefold() not in EVERYONE or not 0 < at < len(tokens) - 1:
+        return False
+    noun, verb = tokens[at - 1].casefold(), stem(tokens[at + 1].casefold())
+    if noun in STOP or verb not in USE_VERBS:
+        return False
+    head = stem(noun)
+    for unit in index.units:
+        said = [t.casefold() for t in unit.tokens]
+        if any(w in SHARED and stem(n) == head for w, n in zip(said, said[1:], strict=False)):
+            return True
+    return False
