@@ -89,9 +89,16 @@ def plan_queue(project: Project, warnings: list[str] | None = None) -> QueuePlan
 
 
 def make_plan(
-    project: Project, store: VerdictStore, world: tuple[str, bool] | None = None
+    project: Project,
+    store: VerdictStore,
+    world: tuple[str, bool] | None = None,
+    kept: bool = True,
 ) -> QueuePlan:
-    """Key the queue through an open store (world: its key and raciness, if just made)."""
+    """Key the queue through an open store (world: its key and raciness, if just made).
+
+    kept: also take the kept queue when its key is the same (False: the caller holds the
+    last rows itself and needs only the keys).
+    """
     if world is None:
         racy_world: list[bool] = []
         world = (world_key(project, racy_world, store), bool(racy_world))
@@ -99,7 +106,7 @@ def make_plan(
     full, signatures, racy = row_signatures(project, world[0], racy_world)
     plan = QueuePlan(full, bool(racy_world), signatures, racy)
     key = plan.key
-    text = store.raw("queue", key) if key is not None else None
+    text = store.raw("queue", key) if key is not None and kept else None
     if text is None:
         return plan
     try:

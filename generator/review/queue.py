@@ -296,13 +296,16 @@ def queue_index(
     racy, when the caller has just made it. plan: the queue's keys (review.index.plan_queue),
     when the caller has just made them; the whole queue is kept under its key.
     """
+    given = memo is not None
     memo = {} if memo is None else memo
     with findings_cache(project, warnings) as cache:
         if plan is None:
-            plan = make_plan(project, cache, world)
-        keys, racy = plan.keys, plan.racy
+            plan = make_plan(project, cache, world, kept=not memo)
         if plan.rows is not None and not memo:
+            if given:  # the caller's next call needs only the keys, not the kept queue
+                memo.update(zip(plan.keys.values(), plan.rows, strict=True))
             return [row for row in plan.rows if status is None or row["status"] == status]
+        keys, racy = plan.keys, plan.racy
         known: dict[str, object] = {k: v for k in keys.values() if (v := memo.get(k)) is not None}
         if len(known) < len(keys):
             known.update(cache.get_many("queue", [k for k in keys.values() if k not in known]))
