@@ -163,8 +163,8 @@ def search_style() -> str:
 
 def build_bundles(
     tree: Path, wanted: dict[str, list[str]], out_dir: Path, processes: int = 1
-) -> dict[str, bytes]:
-    """Index each folder's pages of a site tree with Pagefind; return the bundles' files by path.
+) -> dict[str, dict[str, bytes]]:
+    """Index each folder's pages of a site tree with Pagefind; return each bundle's files.
 
     wanted maps a bundle's folder to the pages it indexes; up to processes Pagefind runs go at
     once (each indexes on about one core). Each folder's pages are linked into a folder of
@@ -195,14 +195,15 @@ def build_bundles(
                 running[folder] = _start(binary, tree, wanted[folder], work)
             folder = _wait_any(running, deadline)
             _finished(running.pop(folder), works[folder])
-        files: dict[str, bytes] = {}
+        bundles: dict[str, dict[str, bytes]] = {}
         for folder in sorted(works):
             out = works[folder] / "bundle"
+            files = bundles.setdefault(folder, {})
             for path in sorted(p for p in out.rglob("*") if p.is_file()):
                 relative = path.relative_to(out).as_posix()
                 if not UNUSED.match(relative):
                     files[folder + relative] = path.read_bytes()
-        return files
+        return bundles
     finally:
         for process in running.values():
             process.kill()
@@ -297,10 +298,10 @@ def place_bundle(writer, previous: Mapping[str, object], processes: int = 1) -> 
         wanted[shard_folder(shard)] = pages
         folder_keys[shard_folder(shard)] = key
         report.pages, report.rebuilt = report.pages + len(pages), True
-    files = build_bundles(writer.root, wanted, writer.out_dir, processes)
-    for relative, data in files.items():
-        writer.put(relative, data, folder_keys[relative[: relative.index("/", len(BUNDLE)) + 1]])
-    report.files = len(files)
+    for folder, files in build_bundles(writer.root, wanted, writer.out_dir, processes).items():
+        for relative, data in files.items():
+            writer.put(relative, data, folder_keys[folder])
+        report.files += len(files)
     if not report.rebuilt:
         return SearchReport(pages=kept_pages, files=kept_files)
     report.seconds = time.perf_counter() - started
