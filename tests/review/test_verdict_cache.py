@@ -216,3 +216,25 @@ def test_a_listing_of_unchanged_files_gives_the_last_queue_without_the_rules(
     listed = json.loads(run(root, "review", "list", "--json").stdout)["guides"]
     assert {row["id"]: row["status"] for row in listed}[SEARCH] == "approved"
     assert planned(root, "queue")["rows"] == queue_index(Project(root))
+
+
+@pytest.mark.parametrize("damage", ["not json at all", '{"ids": ["x"], "statuses": []}', "[{}]"])
+def test_a_damaged_kept_run_or_queue_is_made_again_with_the_same_output(
+    tmp_path: Path, damage: str
+) -> None:
+    import sqlite3
+
+    root = make_review_workspace(tmp_path / "ws")
+    age(root)
+    first = run(root, "check", "--json")
+    listed = run(root, "review", "list", "--json")
+    db = sqlite3.connect(root / ".prepguide" / "verdicts.sqlite")
+    with db:  # every entry of both tables, the whole runs and queues among them
+        db.execute("UPDATE checks SET value = ?", (damage,))
+        db.execute("UPDATE queue SET value = ?", (damage,))
+    db.close()
+    assert planned(root)["rows"] is None and planned(root, "queue")["rows"] is None
+    again = run(root, "check", "--json")
+    assert again.stdout == first.stdout and again.exit_code == first.exit_code
+    assert run(root, "review", "list", "--json").stdout == listed.stdout
+    assert planned(root)["rows"] == cold(root)  # kept again, sound this time
